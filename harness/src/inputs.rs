@@ -1,0 +1,118 @@
+//! Reading the command line's paths into named sources.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use pvlint_core::Source;
+
+pub struct Loaded {
+    pub sources: Vec<Source>,
+    /// One line per path that could not be read; the others were still loaded.
+    pub errors: Vec<String>,
+}
+
+const EXTENSIONS: &[&str] = &["yaml", "yml", "json"];
+
+pub fn load(paths: &[String]) -> Loaded {
+    let mut loaded = Loaded {
+        sources: Vec::new(),
+        errors: Vec::new(),
+    };
+    for p in paths {
+        if p == "-" {
+            let mut buf = Vec::new();
+            match std::io::stdin().lock().read_to_end(&mut buf) {
+                Ok(_) => push_text(&mut loaded, "<stdin>".into(), buf),
+                Err(e) => loaded.errors.push(format!("<stdin>: cannot read: {e}")),
+            }
+            continue;
+        }
+        let path = Path::new(p);
+        match fs::metadata(path) {
+            Ok(m) if m.is_dir() => {
+                let before = loaded.sources.len();
+                walk(path, &mut loaded);
+                if loaded.sources.len() == before {
+                    eprintln!("pvlint: note: no .yaml, .yml or .json files under {p}");
+                }
+            }
+            Ok(_) => read_file(path, &mut loaded),
+            Err(e) => loaded.errors.push(format!("{p}: {}", describe(&e))),
+        }
+    }
+    loaded
+}
+
+fn describe(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn read_file(path: &Path, loaded: &mut Loaded) {
+    match fs::read(path) {
+        Ok(bytes) => push_text(loaded, path.display().to_string(), bytes),
+        Err(e) => loaded
+            .errors
+            .push(format!("{}: cannot read: {}", path.display(), describe(&e))),
+    }
+}
+
+fn push_text(loaded: &mut Loaded, name: String, bytes: Vec<u8>) {
+    let bytes = bytes
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .map(<[u8]>::to_vec)
+        .unwrap_or(bytes);
+    match String::from_utf8(bytes) {
+        Ok(text) => loaded.sources.push(Source::new(name, text)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let valid = &e.as_bytes()[..at];
+            let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+            let col = valid.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+            loaded.errors.push(format!(
+                "{name}:{line}:{col}: not UTF-8 text (byte offset {at}); save the file as UTF-8"
+            ));
+        }
+    }
+}
+
+/// Recursive, sorted, skipping hidden directories; symlinked directories are not followed
+/// (no loops), symlinked files are read.
+fn walk(dir: &Path, loaded: &mut Loaded) {
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            loaded
+                .errors
+                .push(format!("{}: cannot list: {}", dir.display(), describe(&e)));
+            return;
+        }
+    };
+    let mut items: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    items.sort();
+    for p in items {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let Ok(meta) = fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if !name.starts_with('.') {
+                walk(&p, loaded);
+            }
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| EXTENSIONS.contains(&e))
+            && fs::metadata(&p).is_ok_and(|m| m.is_file())
+        {
+            read_file(&p, loaded);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! What a rule reports. The JSON form of these types is a public, versioned schema
+//! (see docs/json-schema.md); field names never change within a schema version.
+
+use serde::Serialize;
+
+use crate::source::{Pos, Span};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s {
+            "info" => Some(Severity::Info),
+            "warning" => Some(Severity::Warning),
+            "error" => Some(Severity::Error),
+            _ => None,
+        }
+    }
+}
+
+/// The Kubernetes object a finding is about.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectRef {
+    pub api_version: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl ObjectRef {
+    /// `PersistentVolumeClaim test/data` or `PersistentVolume pv1`.
+    pub fn display(&self) -> String {
+        match &self.namespace {
+            Some(ns) => format!("{} {}/{}", self.kind, ns, self.name),
+            None => format!("{} {}", self.kind, self.name),
+        }
+    }
+}
+
+/// Where a finding points: a file, the document in it, and a range of lines/columns.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Location {
+    pub file: String,
+    /// 0-based index of the YAML document in the file.
+    pub document: usize,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+impl Location {
+    pub fn new(file: &str, document: usize, span: Span) -> Location {
+        let end = if span.end > span.start {
+            span.end
+        } else {
+            Pos {
+                line: span.start.line,
+                column: span.start.column + 1,
+            }
+        };
+        Location {
+            file: file.to_string(),
+            document,
+            line: span.start.line,
+            column: span.start.column,
+            end_line: end.line,
+            end_column: end.column,
+        }
+    }
+}
+
+/// A concrete change that fixes the finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Suggestion {
+    /// What to do, in one sentence.
+    pub description: String,
+    /// YAML to put in place of (or next to) the reported field, when one snippet says it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet: Option<String>,
+}
+
+/// A second place that explains the finding (the other half of a conflict, say).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    pub message: String,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    pub rule: &'static str,
+    pub family: &'static str,
+    pub severity: Severity,
+    /// What is wrong and what the cluster will do about it, in Kubernetes' own terms.
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjectRef>,
+    /// Dotted field path inside the object (`spec.claimRef.uid`), empty for whole documents.
+    pub path: String,
+    pub location: Location,
+    pub help: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<Suggestion>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
+}

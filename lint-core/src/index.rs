@@ -1,0 +1,363 @@
+//! The object index: every object of every source, typed views of the storage-related
+//! ones, and lookups by name.
+
+use std::collections::HashMap;
+
+use crate::finding::{Severity, Suggestion};
+use crate::model::{
+    self, known_kind, CsiDriver, Diag, DiagKind, Field, KindClass, ObjId, Object, Pv, Pvc, Reader,
+    StorageClass, Workload, WorkloadKind,
+};
+use crate::node::{Node, Value};
+use crate::source::{Source, SourceId, Span};
+use crate::yaml::{self, IssueKind};
+
+#[derive(Debug, Default)]
+pub struct Index {
+    pub objects: Vec<Object>,
+    pub pvs: Vec<Pv>,
+    /// PersistentVolumeClaim objects.
+    pub pvcs: Vec<Pvc>,
+    /// StatefulSet volumeClaimTemplates.
+    pub claim_templates: Vec<Pvc>,
+    pub classes: Vec<StorageClass>,
+    pub csi_drivers: Vec<CsiDriver>,
+    pub workloads: Vec<Workload>,
+    pub diags: Vec<Diag>,
+    pub documents: usize,
+    pv_by_name: HashMap<String, usize>,
+    pvc_by_key: HashMap<(String, String), usize>,
+    class_by_name: HashMap<String, usize>,
+    driver_by_name: HashMap<String, usize>,
+}
+
+impl Index {
+    pub fn build(sources: &[Source]) -> Index {
+        let mut ix = Index::default();
+        for (sid, src) in sources.iter().enumerate() {
+            ix.load_source(sid, src);
+        }
+        ix.build_views();
+        ix
+    }
+
+    fn load_source(&mut self, sid: SourceId, src: &Source) {
+        let (docs, issues) = yaml::parse_stream(&src.text);
+        self.documents += docs.len();
+        for i in issues {
+            let (severity, help) = match i.kind {
+                IssueKind::Syntax => (
+                    Severity::Error,
+                    "fix the YAML/JSON syntax at this position; the other documents were still checked",
+                ),
+                IssueKind::Limit => (
+                    Severity::Error,
+                    "write the document out without deeply nested or repeatedly expanded aliases",
+                ),
+                IssueKind::DuplicateKey => (Severity::Error, "keep one of the two keys"),
+                IssueKind::ComplexKey => (Severity::Error, "use a plain string as the key"),
+            };
+            self.diags.push(Diag {
+                kind: DiagKind::Parse,
+                severity,
+                source: sid,
+                document: i.document,
+                object: None,
+                field: Field {
+                    path: String::new(),
+                    span: i.span,
+                },
+                message: i.message,
+                help: help.into(),
+                suggestion: None,
+            });
+        }
+        for doc in docs {
+            let Some(root) = doc.root else { continue };
+            self.load_object(sid, doc.index, None, root, String::new());
+        }
+    }
+
+    fn load_object(
+        &mut self,
+        sid: SourceId,
+        document: usize,
+        item: Option<usize>,
+        root: Node,
+        prefix: String,
+    ) {
+        let Some(map) = root.as_map() else {
+            if !root.is_null() {
+                self.parse_diag(sid, document, root.span, format!(
+                    "this document is a {}, not a Kubernetes object (a map with apiVersion and kind); it was skipped",
+                    root.type_name()
+                ), "put one object per document, or wrap several in a kind: List");
+            }
+            return;
+        };
+        let get_str = |k: &str| {
+            map.iter()
+                .find(|e| e.key == k)
+                .and_then(|e| e.value.as_str())
+                .map(String::from)
+        };
+        let kind = get_str("kind");
+        let api_version = get_str("apiVersion");
+        let (Some(kind), Some(api_version)) = (kind, api_version) else {
+            let has_kind = map.iter().any(|e| e.key == "kind");
+            let has_api = map.iter().any(|e| e.key == "apiVersion");
+            if has_kind || has_api {
+                let missing = if has_kind { "apiVersion" } else { "kind" };
+                let span = map.first().map_or(root.span, |e| e.key_span);
+                self.parse_diag(
+                    sid,
+                    document,
+                    span,
+                    format!("this object has no string `{missing}`; kubectl rejects it (\"Object 'Kind' is missing\" or \"apiVersion not set\") and pvlint skipped it"),
+                    "set both apiVersion and kind, e.g. apiVersion: v1 / kind: PersistentVolumeClaim",
+                );
+            }
+            return;
+        };
+        // `kind: List` and typed lists (PersistentVolumeList, ...) as printed by `kubectl get -o yaml`.
+        if kind == "List" || (kind.ends_with("List") && root.get("items").is_some()) {
+            if let Some(Value::Seq(_)) = root.get("items").map(|n| &n.value) {
+                let Value::Map(entries) = root.value else {
+                    unreachable!()
+                };
+                let items = entries
+                    .into_iter()
+                    .find(|e| e.key == "items")
+                    .map(|e| e.value);
+                if let Some(Node {
+                    value: Value::Seq(items),
+                    ..
+                }) = items
+                {
+                    for (i, it) in items.into_iter().enumerate() {
+                        self.load_object(
+                            sid,
+                            document,
+                            Some(i),
+                            it,
+                            format!("{prefix}items[{i}]."),
+                        );
+                    }
+                }
+            }
+            return;
+        }
+        let (_, namespaced) = known_kind(&api_version, &kind).unwrap_or((KindClass::Other, true));
+        let name = root
+            .at("metadata.name")
+            .and_then(Node::as_str)
+            .or_else(|| root.at("metadata.generateName").and_then(Node::as_str))
+            .unwrap_or("")
+            .to_string();
+        let namespace = if namespaced {
+            Some(
+                root.at("metadata.namespace")
+                    .and_then(Node::as_str)
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or("default")
+                    .to_string(),
+            )
+        } else {
+            None
+        };
+        self.objects.push(Object {
+            source: sid,
+            document,
+            item,
+            api_version,
+            kind,
+            name,
+            namespace,
+            root,
+            prefix,
+        });
+    }
+
+    fn parse_diag(
+        &mut self,
+        sid: SourceId,
+        document: usize,
+        span: Span,
+        message: String,
+        help: &str,
+    ) {
+        self.diags.push(Diag {
+            kind: DiagKind::Parse,
+            severity: Severity::Error,
+            source: sid,
+            document,
+            object: None,
+            field: Field {
+                path: String::new(),
+                span,
+            },
+            message,
+            help: help.into(),
+            suggestion: None,
+        });
+    }
+
+    fn build_views(&mut self) {
+        let mut diags = std::mem::take(&mut self.diags);
+        for (id, obj) in self.objects.iter().enumerate() {
+            let mut r = Reader::new(obj, &mut diags);
+            check_metadata(&mut r);
+            let Some((class, _)) = known_kind(&obj.api_version, &obj.kind) else {
+                continue;
+            };
+            match class {
+                KindClass::PersistentVolume => {
+                    self.pv_by_name.insert(obj.name.clone(), self.pvs.len());
+                    self.pvs.push(model::read_pv(obj, id, &mut r));
+                }
+                KindClass::PersistentVolumeClaim => {
+                    let pvc = model::read_claim(obj, id, &mut r, "", obj.name.clone(), None);
+                    self.pvc_by_key
+                        .insert((pvc.namespace.clone(), pvc.name.clone()), self.pvcs.len());
+                    self.pvcs.push(pvc);
+                }
+                KindClass::StorageClass => {
+                    self.class_by_name
+                        .insert(obj.name.clone(), self.classes.len());
+                    self.classes
+                        .push(model::read_storage_class(obj, id, &mut r));
+                }
+                KindClass::CsiDriver => {
+                    self.driver_by_name
+                        .insert(obj.name.clone(), self.csi_drivers.len());
+                    self.csi_drivers
+                        .push(model::read_csi_driver(obj, id, &mut r));
+                }
+                KindClass::Workload => {
+                    let Some(kind) = WorkloadKind::parse(&obj.kind) else {
+                        continue;
+                    };
+                    if kind == WorkloadKind::StatefulSet {
+                        if let Some(templates) = r.seq("spec.volumeClaimTemplates") {
+                            for (i, t) in templates.iter().enumerate() {
+                                let Some(tname) = t.at("metadata.name").and_then(Node::as_str)
+                                else {
+                                    continue;
+                                };
+                                let prefix = format!("spec.volumeClaimTemplates[{i}].");
+                                let claim = model::read_claim(
+                                    obj,
+                                    id,
+                                    &mut r,
+                                    &prefix,
+                                    tname.to_string(),
+                                    Some(obj.name.clone()),
+                                );
+                                self.claim_templates.push(claim);
+                            }
+                        }
+                    }
+                    self.workloads
+                        .push(model::read_workload(obj, id, kind, &mut r));
+                }
+                KindClass::Other => {}
+            }
+        }
+        self.diags = diags;
+    }
+
+    pub fn pv(&self, name: &str) -> Option<&Pv> {
+        self.pv_by_name.get(name).map(|&i| &self.pvs[i])
+    }
+
+    pub fn pvc(&self, namespace: &str, name: &str) -> Option<&Pvc> {
+        self.pvc_by_key
+            .get(&(namespace.to_string(), name.to_string()))
+            .map(|&i| &self.pvcs[i])
+    }
+
+    pub fn class(&self, name: &str) -> Option<&StorageClass> {
+        self.class_by_name.get(name).map(|&i| &self.classes[i])
+    }
+
+    pub fn csi_driver(&self, name: &str) -> Option<&CsiDriver> {
+        self.driver_by_name.get(name).map(|&i| &self.csi_drivers[i])
+    }
+
+    pub fn object(&self, id: ObjId) -> &Object {
+        &self.objects[id]
+    }
+
+    /// StorageClasses marked default in the input.
+    pub fn default_classes(&self) -> Vec<&StorageClass> {
+        self.classes
+            .iter()
+            .filter(|c| c.is_default.is_some())
+            .collect()
+    }
+
+    /// Is this PV/claim pair's object the last definition of that name (the one `kubectl apply` leaves)?
+    pub fn is_current_pv(&self, pv: &Pv) -> bool {
+        self.pv(&pv.name).is_some_and(|p| p.obj == pv.obj)
+    }
+}
+
+/// `metadata` checks every object gets: type of name/namespace/labels/annotations.
+fn check_metadata(r: &mut Reader<'_>) {
+    let obj = r.obj;
+    let Some(meta) = r.map("metadata") else {
+        if obj.root.get("metadata").is_none() {
+            r.invalid(
+                obj.whole(),
+                Severity::Error,
+                format!("{} has no metadata: Required value: name or generateName is required; the API server rejects it", obj.kind),
+                "add metadata.name".into(),
+            );
+        }
+        return;
+    };
+    if meta.get("name").is_none() && meta.get("generateName").is_none() {
+        r.invalid(
+            obj.key_field("metadata"),
+            Severity::Error,
+            "metadata.name: Required value: name or generateName is required; the API server rejects this object".into(),
+            "add metadata.name".into(),
+        );
+    }
+    r.string("metadata.name");
+    r.string("metadata.namespace");
+    for map_key in ["labels", "annotations"] {
+        let path = format!("metadata.{map_key}");
+        let Some(m) = r.map(&path) else { continue };
+        for e in m.as_map().unwrap_or_default() {
+            if e.value.as_str().is_none() {
+                let quoted = e.value.as_scalar().map(|s| s.text.clone());
+                let mut d_help =
+                    "annotation and label values are strings: quote the value".to_string();
+                if let Some(q) = &quoted {
+                    d_help = format!("quote the value: {}: \"{}\"", e.key, q);
+                }
+                let field = Field {
+                    path: format!("{path}.{}", e.key),
+                    span: e.value.span,
+                };
+                r.invalid(
+                    field,
+                    Severity::Error,
+                    format!(
+                        "{path}.{} must be a string, found {} (YAML reads unquoted yes/no/true/numbers as non-strings): the API server rejects this object",
+                        e.key,
+                        e.value.type_name()
+                    ),
+                    d_help.clone(),
+                );
+                if let (Some(d), Some(q)) = (r.diags.last_mut(), quoted) {
+                    d.suggestion = Some(Suggestion {
+                        description: "quote the value".into(),
+                        snippet: Some(format!("{}: \"{}\"", e.key, q)),
+                    });
+                }
+            }
+        }
+    }
+}

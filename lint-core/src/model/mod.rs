@@ -1,0 +1,433 @@
+//! Parsed documents → Kubernetes objects → typed, span-carrying views.
+//!
+//! Loading never fails: anything ill-typed becomes a [`Diag`] (reported by the
+//! `parse-error` and `invalid-field-value` rules) and the field is treated as absent.
+
+mod storage;
+mod workload;
+
+pub use storage::*;
+pub use workload::*;
+
+use crate::finding::{ObjectRef, Severity, Suggestion};
+use crate::node::{Node, ScalarKind, Value};
+use crate::quantity::Quantity;
+use crate::source::{SourceId, Span};
+
+pub type ObjId = usize;
+
+/// A field of an object: where it is and its dotted path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    pub path: String,
+    pub span: Span,
+}
+
+/// A typed value together with the field it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub field: Field,
+}
+
+/// One Kubernetes object found in the input.
+#[derive(Debug, Clone)]
+pub struct Object {
+    pub source: SourceId,
+    pub document: usize,
+    /// Index inside a `kind: List` (or `*List`) document.
+    pub item: Option<usize>,
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    /// Effective namespace (`default` when a namespaced object has none); None when cluster-scoped.
+    pub namespace: Option<String>,
+    pub root: Node,
+    /// Path prefix of this object inside its document (`items[3].` for list items).
+    pub prefix: String,
+}
+
+impl Object {
+    pub fn objref(&self) -> ObjectRef {
+        ObjectRef {
+            api_version: self.api_version.clone(),
+            kind: self.kind.clone(),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+        }
+    }
+
+    /// The field at a dotted path, if present.
+    pub fn field(&self, path: &str) -> Option<Field> {
+        self.root.at(path).map(|n| Field {
+            path: path.to_string(),
+            span: n.span,
+        })
+    }
+
+    /// The span of the key of the entry at a dotted path (`spec.claimRef`) or, failing
+    /// that, of the object itself.
+    pub fn key_field(&self, path: &str) -> Field {
+        let (parent, key) = match path.rsplit_once('.') {
+            Some((p, k)) => (self.root.at(p), k),
+            None => (Some(&self.root), path),
+        };
+        match parent.and_then(|p| p.entry(key)) {
+            Some(e) => Field {
+                path: path.to_string(),
+                span: e.key_span.join(e.value.span),
+            },
+            None => self.whole(),
+        }
+    }
+
+    /// The object as a whole: points at its `kind:` line.
+    pub fn whole(&self) -> Field {
+        let span = self
+            .root
+            .entry("kind")
+            .map(|e| e.key_span.join(e.value.span))
+            .unwrap_or(self.root.span);
+        Field {
+            path: String::new(),
+            span,
+        }
+    }
+
+    pub fn annotation(&self, key: &str) -> Option<&Node> {
+        self.root.at("metadata.annotations")?.get(key)
+    }
+
+    pub fn annotation_str(&self, key: &str) -> Option<&str> {
+        self.annotation(key)?.as_str()
+    }
+
+    /// The entry for an annotation: its key and value spans.
+    pub fn annotation_field(&self, key: &str) -> Option<Field> {
+        let e = self.root.at("metadata.annotations")?.entry(key)?;
+        Some(Field {
+            path: format!("metadata.annotations.{key}"),
+            span: e.key_span.join(e.value.span),
+        })
+    }
+
+    pub fn finalizers(&self) -> Vec<String> {
+        self.root
+            .at("metadata.finalizers")
+            .and_then(Node::as_seq)
+            .map(|s| {
+                s.iter()
+                    .filter_map(|n| n.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// A problem found while reading the input, before any rule ran.
+#[derive(Debug, Clone)]
+pub struct Diag {
+    pub kind: DiagKind,
+    pub severity: Severity,
+    pub source: SourceId,
+    pub document: usize,
+    pub object: Option<ObjectRef>,
+    pub field: Field,
+    pub message: String,
+    pub help: String,
+    pub suggestion: Option<Suggestion>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiagKind {
+    /// Reported by `parse-error`.
+    Parse,
+    /// Reported by `invalid-field-value`.
+    InvalidValue,
+}
+
+/// Reads typed fields of one object, recording type errors.
+pub struct Reader<'a> {
+    pub obj: &'a Object,
+    pub diags: &'a mut Vec<Diag>,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(obj: &'a Object, diags: &'a mut Vec<Diag>) -> Self {
+        Reader { obj, diags }
+    }
+
+    pub fn invalid(&mut self, field: Field, severity: Severity, message: String, help: String) {
+        self.diags.push(Diag {
+            kind: DiagKind::InvalidValue,
+            severity,
+            source: self.obj.source,
+            document: self.obj.document,
+            object: Some(self.obj.objref()),
+            field,
+            message,
+            help,
+            suggestion: None,
+        });
+    }
+
+    fn wrong_type(&mut self, node: &Node, path: &str, expected: &str) {
+        let found = match &node.value {
+            Value::Scalar(s) => format!("{} {}", node.type_name(), quote(&s.text)),
+            _ => format!("a {}", node.type_name()),
+        };
+        let hint = match &node.value {
+            Value::Scalar(s) if expected == "a string" && s.kind != ScalarKind::Str => {
+                format!(
+                    " (YAML reads it as {}; quote it: \"{}\")",
+                    node.type_name(),
+                    s.text
+                )
+            }
+            Value::Scalar(s) if expected.contains("integer") && s.kind == ScalarKind::Str => {
+                " (quoted numbers are strings in YAML; write the number without quotes)".to_string()
+            }
+            _ => String::new(),
+        };
+        self.invalid(
+            Field {
+                path: path.to_string(),
+                span: node.span,
+            },
+            Severity::Error,
+            format!(
+                "{path} must be {expected}, found {found}{hint}: the API server rejects this object (kubectl apply fails with \"cannot unmarshal\")"
+            ),
+            format!("write {path} as {expected}"),
+        );
+    }
+
+    /// A node at a path; a `null` value counts as absent (as in Kubernetes' JSON decoding).
+    pub fn node(&self, path: &str) -> Option<&'a Node> {
+        let n = self.obj.root.at(path)?;
+        (!n.is_null()).then_some(n)
+    }
+
+    pub fn string_in(
+        &mut self,
+        base: &Node,
+        base_path: &str,
+        key: &str,
+    ) -> Option<Spanned<String>> {
+        let n = base.get(key)?;
+        let path = join(base_path, key);
+        string_of(self, n, &path)
+    }
+
+    pub fn string(&mut self, path: &str) -> Option<Spanned<String>> {
+        let n = self.node(path)?;
+        string_of(self, n, path)
+    }
+
+    pub fn int(&mut self, path: &str) -> Option<Spanned<i64>> {
+        let n = self.node(path)?;
+        let field = Field {
+            path: path.to_string(),
+            span: n.span,
+        };
+        match n.as_scalar() {
+            Some(s) if s.kind == ScalarKind::Int => match parse_int(&s.text) {
+                Some(v) => Some(Spanned { value: v, field }),
+                None => {
+                    self.wrong_type(n, path, "an integer (it is out of range)");
+                    None
+                }
+            },
+            _ => {
+                self.wrong_type(n, path, "an integer");
+                None
+            }
+        }
+    }
+
+    pub fn bool(&mut self, path: &str) -> Option<Spanned<bool>> {
+        let n = self.node(path)?;
+        match n.as_scalar().map(|s| s.kind) {
+            Some(ScalarKind::Bool(b)) => Some(Spanned {
+                value: b,
+                field: Field {
+                    path: path.to_string(),
+                    span: n.span,
+                },
+            }),
+            _ => {
+                self.wrong_type(n, path, "a boolean (true or false)");
+                None
+            }
+        }
+    }
+
+    pub fn quantity(&mut self, path: &str) -> Option<Spanned<Quantity>> {
+        let n = self.node(path)?;
+        let field = Field {
+            path: path.to_string(),
+            span: n.span,
+        };
+        let text = match n.as_scalar() {
+            Some(s)
+                if matches!(
+                    s.kind,
+                    ScalarKind::Str | ScalarKind::Int | ScalarKind::Float
+                ) =>
+            {
+                s.text.clone()
+            }
+            _ => {
+                self.wrong_type(n, path, "a quantity such as 10Gi");
+                return None;
+            }
+        };
+        match Quantity::parse(&text) {
+            Ok(q) => Some(Spanned { value: q, field }),
+            Err(e) => {
+                self.invalid(
+                    field,
+                    Severity::Error,
+                    format!("{path}: {e}: the API server rejects this object"),
+                    "write the size with a Kubernetes suffix: Ki, Mi, Gi, Ti (powers of 1024) or k, M, G, T (powers of 1000)".into(),
+                );
+                None
+            }
+        }
+    }
+
+    /// A list of strings; wrong-typed entries are reported and skipped.
+    pub fn strings(&mut self, path: &str) -> Option<Spanned<Vec<Spanned<String>>>> {
+        let n = self.node(path)?;
+        let Some(items) = n.as_seq() else {
+            self.wrong_type(n, path, "a list");
+            return None;
+        };
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let p = format!("{path}[{i}]");
+            if let Some(s) = string_of(self, item, &p) {
+                out.push(s);
+            }
+        }
+        Some(Spanned {
+            value: out,
+            field: Field {
+                path: path.to_string(),
+                span: n.span,
+            },
+        })
+    }
+
+    /// A map (or absent); anything else is reported.
+    pub fn map(&mut self, path: &str) -> Option<&'a Node> {
+        let n = self.node(path)?;
+        if n.as_map().is_some() {
+            Some(n)
+        } else {
+            self.wrong_type(n, path, "a map");
+            None
+        }
+    }
+
+    /// A list (or absent); anything else is reported.
+    pub fn seq(&mut self, path: &str) -> Option<&'a [Node]> {
+        let n = self.node(path)?;
+        match n.as_seq() {
+            Some(s) => Some(s),
+            None => {
+                self.wrong_type(n, path, "a list");
+                None
+            }
+        }
+    }
+}
+
+fn string_of(r: &mut Reader<'_>, n: &Node, path: &str) -> Option<Spanned<String>> {
+    if n.is_null() {
+        return None;
+    }
+    match n.as_str() {
+        Some(s) => Some(Spanned {
+            value: s.to_string(),
+            field: Field {
+                path: path.to_string(),
+                span: n.span,
+            },
+        }),
+        None => {
+            r.wrong_type(n, path, "a string");
+            None
+        }
+    }
+}
+
+pub fn join(base: &str, key: &str) -> String {
+    if base.is_empty() {
+        key.to_string()
+    } else {
+        format!("{base}.{key}")
+    }
+}
+
+fn quote(s: &str) -> String {
+    format!("{s:?}")
+}
+
+fn parse_int(t: &str) -> Option<i64> {
+    let t = t.replace('_', "");
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, t.strip_prefix('+').unwrap_or(&t)),
+    };
+    let v = if let Some(h) = body.strip_prefix("0x") {
+        i64::from_str_radix(h, 16).ok()?
+    } else if let Some(b) = body.strip_prefix("0b") {
+        i64::from_str_radix(b, 2).ok()?
+    } else {
+        body.parse::<i64>().ok()?
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// Object kinds pvlint indexes, with the API groups they live in.
+pub fn known_kind(api_version: &str, kind: &str) -> Option<(KindClass, bool)> {
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    use KindClass::*;
+    let (class, namespaced, groups): (KindClass, bool, &[&str]) = match kind {
+        "PersistentVolume" => (PersistentVolume, false, &[""]),
+        "PersistentVolumeClaim" => (PersistentVolumeClaim, true, &[""]),
+        "StorageClass" => (StorageClass, false, &["storage.k8s.io"]),
+        "CSIDriver" => (CsiDriver, false, &["storage.k8s.io"]),
+        "Deployment" => (Workload, true, &["apps", "extensions"]),
+        "StatefulSet" | "DaemonSet" | "ReplicaSet" => (Workload, true, &["apps", "extensions"]),
+        "Job" | "CronJob" => (Workload, true, &["batch"]),
+        "Pod" => (Workload, true, &[""]),
+        "Namespace"
+        | "Node"
+        | "ClusterRole"
+        | "ClusterRoleBinding"
+        | "CustomResourceDefinition"
+        | "PriorityClass"
+        | "VolumeAttachment"
+        | "StorageVersionMigration"
+        | "APIService"
+        | "MutatingWebhookConfiguration"
+        | "ValidatingWebhookConfiguration" => (Other, false, &[]),
+        _ => (Other, true, &[]),
+    };
+    if class != Other && !groups.contains(&group) {
+        return Some((Other, namespaced));
+    }
+    Some((class, namespaced))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KindClass {
+    PersistentVolume,
+    PersistentVolumeClaim,
+    StorageClass,
+    CsiDriver,
+    Workload,
+    Other,
+}

@@ -1,0 +1,474 @@
+//! Typed views of PersistentVolumes, PersistentVolumeClaims, StorageClasses and CSIDrivers.
+
+use super::{Field, ObjId, Object, Reader, Spanned};
+use crate::finding::Severity;
+use crate::kube::{self, AccessModes, ReclaimPolicy, VolumeMode};
+use crate::quantity::Quantity;
+
+/// A volume's storage class (`GetPersistentVolumeClass`): beta annotation first, then spec.
+#[derive(Debug, Clone)]
+pub struct Pv {
+    pub obj: ObjId,
+    pub name: String,
+    pub class: String,
+    pub class_field: Option<Field>,
+    pub capacity: Option<Spanned<Quantity>>,
+    pub access_modes: AccessModes,
+    pub access_modes_field: Option<Field>,
+    pub volume_mode: VolumeMode,
+    pub volume_mode_field: Option<Field>,
+    /// None when unset: the API server defaults a manually created PV to Retain.
+    pub reclaim: Option<Spanned<ReclaimPolicy>>,
+    pub claim_ref: Option<ClaimRef>,
+    pub source: Option<VolumeSource>,
+    pub has_node_affinity: bool,
+    pub finalizers: Vec<String>,
+    pub provisioned_by: Option<Spanned<String>>,
+}
+
+impl Pv {
+    pub fn reclaim_policy(&self) -> ReclaimPolicy {
+        self.reclaim
+            .as_ref()
+            .map_or(ReclaimPolicy::Retain, |r| r.value)
+    }
+
+    pub fn csi_driver(&self) -> Option<&str> {
+        self.source.as_ref()?.csi_driver.as_deref()
+    }
+
+    /// "the csi volume com.tencent.cloud.csi.cfs/cfs-3c7e956f6" and the like: what would be deleted.
+    pub fn backing_storage(&self) -> String {
+        match &self.source {
+            None => "its backing storage".into(),
+            Some(s) => match s.kind.as_str() {
+                "csi" => format!(
+                    "the {} volume \"{}\"",
+                    s.csi_driver.as_deref().unwrap_or("CSI"),
+                    s.handle.as_deref().unwrap_or("?")
+                ),
+                "nfs" => format!(
+                    "the NFS export {}:{}",
+                    s.server.as_ref().map_or("?", |x| x.value.as_str()),
+                    s.path.as_deref().unwrap_or("?")
+                ),
+                "hostPath" | "local" => format!(
+                    "the directory {} on the node",
+                    s.path.as_deref().unwrap_or("?")
+                ),
+                other => match &s.handle {
+                    Some(h) => format!("the {other} volume \"{h}\""),
+                    None => format!("the {other} volume"),
+                },
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ClaimRef {
+    pub field: Field,
+    pub namespace: String,
+    pub name: String,
+    pub uid: Option<Spanned<String>>,
+    pub resource_version: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct VolumeSource {
+    /// The field name: `csi`, `nfs`, `hostPath`, ...
+    pub kind: String,
+    pub field: Field,
+    pub csi_driver: Option<String>,
+    /// volumeHandle (CSI), or the image/disk/volume id of in-tree sources.
+    pub handle: Option<String>,
+    pub server: Option<Spanned<String>>,
+    pub path: Option<String>,
+    pub has_provisioner_identity: bool,
+}
+
+/// A claim, or a StatefulSet volumeClaimTemplate expanded into one.
+#[derive(Debug, Clone)]
+pub struct Pvc {
+    pub obj: ObjId,
+    pub name: String,
+    pub namespace: String,
+    /// Path prefix of the claim inside its object (`spec.volumeClaimTemplates[0].` for templates).
+    pub prefix: String,
+    /// For templates: the StatefulSet's name.
+    pub template_of: Option<String>,
+    pub class: ClaimClass,
+    pub request: Option<Spanned<Quantity>>,
+    pub access_modes: AccessModes,
+    pub access_modes_field: Option<Field>,
+    pub volume_mode: VolumeMode,
+    pub volume_mode_field: Option<Field>,
+    pub volume_name: Option<Spanned<String>>,
+    pub bind_completed: Option<Field>,
+    pub has_selector: bool,
+}
+
+/// `GetPersistentVolumeClaimClass` with nil kept apart from "" (admission treats them differently).
+#[derive(Debug, Clone)]
+pub enum ClaimClass {
+    /// storageClassName not set and no beta annotation: admission assigns the default class.
+    Unset,
+    Set {
+        name: String,
+        field: Field,
+        /// Came from the beta annotation, which wins over spec.storageClassName.
+        from_annotation: bool,
+    },
+}
+
+impl ClaimClass {
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            ClaimClass::Unset => None,
+            ClaimClass::Set { name, .. } => Some(name),
+        }
+    }
+
+    pub fn field(&self) -> Option<&Field> {
+        match self {
+            ClaimClass::Unset => None,
+            ClaimClass::Set { field, .. } => Some(field),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct StorageClass {
+    pub obj: ObjId,
+    pub name: String,
+    pub provisioner: Option<Spanned<String>>,
+    pub reclaim: Option<Spanned<ReclaimPolicy>>,
+    pub wait_for_first_consumer: bool,
+    /// The is-default-class annotation (GA or beta form) equals "true".
+    pub is_default: Option<Field>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CsiDriver {
+    pub obj: ObjId,
+    pub name: String,
+    /// `spec.attachRequired`; Kubernetes defaults it to true.
+    pub attach_required: bool,
+}
+
+pub(crate) fn access_modes(r: &mut Reader<'_>, path: &str) -> (AccessModes, Option<Field>) {
+    let mut modes = AccessModes::default();
+    let Some(list) = r.strings(path) else {
+        return (modes, None);
+    };
+    for m in &list.value {
+        match AccessModes::parse(&m.value) {
+            Some(a) => modes.insert(a),
+            None => {
+                let long = match m.value.as_str() {
+                    "RWO" => Some("ReadWriteOnce"),
+                    "RWX" => Some("ReadWriteMany"),
+                    "ROX" => Some("ReadOnlyMany"),
+                    "RWOP" => Some("ReadWriteOncePod"),
+                    _ => None,
+                };
+                let help = match long {
+                    Some(l) => format!("write {l}: the short forms are only what kubectl prints"),
+                    None => {
+                        "use ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod".into()
+                    }
+                };
+                r.invalid(
+                    m.field.clone(),
+                    Severity::Error,
+                    format!(
+                        "{}: Unsupported value: \"{}\": supported values: \"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\"; the API server rejects this object",
+                        m.field.path, m.value
+                    ),
+                    help,
+                );
+            }
+        }
+    }
+    (modes, Some(list.field))
+}
+
+pub(crate) fn volume_mode(r: &mut Reader<'_>, path: &str) -> (VolumeMode, Option<Field>) {
+    match r.string(path) {
+        None => (VolumeMode::Filesystem, None),
+        Some(s) => match s.value.as_str() {
+            "Block" => (VolumeMode::Block, Some(s.field)),
+            "Filesystem" => (VolumeMode::Filesystem, Some(s.field)),
+            other => {
+                r.invalid(
+                    s.field.clone(),
+                    Severity::Error,
+                    format!("{path}: Unsupported value: \"{other}\": supported values: \"Block\", \"Filesystem\"; the API server rejects this object"),
+                    "use Filesystem (the default) or Block".into(),
+                );
+                (VolumeMode::Filesystem, Some(s.field))
+            }
+        },
+    }
+}
+
+fn reclaim(r: &mut Reader<'_>, path: &str) -> Option<Spanned<ReclaimPolicy>> {
+    let s = r.string(path)?;
+    match ReclaimPolicy::parse(&s.value) {
+        Some(p) => Some(Spanned {
+            value: p,
+            field: s.field,
+        }),
+        None => {
+            r.invalid(
+                s.field,
+                Severity::Error,
+                format!("{path}: Unsupported value: \"{}\": supported values: \"Delete\", \"Recycle\", \"Retain\"; the API server rejects this object", s.value),
+                "use Retain or Delete (the value is case-sensitive)".into(),
+            );
+            None
+        }
+    }
+}
+
+pub(crate) fn read_pv(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Pv {
+    let beta_class = obj
+        .annotation_str(kube::ANN_BETA_STORAGE_CLASS)
+        .map(String::from);
+    let spec_class = r.string("spec.storageClassName");
+    let (class, class_field) = match (beta_class, spec_class) {
+        (Some(c), _) => (c, obj.annotation_field(kube::ANN_BETA_STORAGE_CLASS)),
+        (None, Some(s)) => (s.value, Some(s.field)),
+        (None, None) => (String::new(), None),
+    };
+    let capacity = r.quantity("spec.capacity.storage");
+    let (access_modes, access_modes_field) = access_modes(r, "spec.accessModes");
+    let (volume_mode, volume_mode_field) = volume_mode(r, "spec.volumeMode");
+    let reclaim = reclaim(r, "spec.persistentVolumeReclaimPolicy");
+    let claim_ref = r.map("spec.claimRef").map(|_| {
+        let namespace = r
+            .string("spec.claimRef.namespace")
+            .map(|s| s.value)
+            .unwrap_or_default();
+        let name = r
+            .string("spec.claimRef.name")
+            .map(|s| s.value)
+            .unwrap_or_default();
+        ClaimRef {
+            field: obj.key_field("spec.claimRef"),
+            namespace,
+            name,
+            uid: r
+                .string("spec.claimRef.uid")
+                .filter(|s| !s.value.is_empty()),
+            resource_version: r
+                .string("spec.claimRef.resourceVersion")
+                .filter(|s| !s.value.is_empty()),
+        }
+    });
+    let source = read_source(obj, r);
+    let provisioned_by = obj.annotation_str(kube::ANN_PROVISIONED_BY).and_then(|v| {
+        Some(Spanned {
+            value: v.to_string(),
+            field: obj.annotation_field(kube::ANN_PROVISIONED_BY)?,
+        })
+    });
+    Pv {
+        obj: id,
+        name: obj.name.clone(),
+        class,
+        class_field,
+        capacity,
+        access_modes,
+        access_modes_field,
+        volume_mode,
+        volume_mode_field,
+        reclaim,
+        claim_ref,
+        source,
+        has_node_affinity: obj.root.at("spec.nodeAffinity.required").is_some(),
+        finalizers: obj.finalizers(),
+        provisioned_by,
+    }
+}
+
+fn read_source(obj: &Object, r: &mut Reader<'_>) -> Option<VolumeSource> {
+    let spec = obj.root.get("spec")?.as_map()?;
+    let mut found: Vec<&str> = Vec::new();
+    for e in spec {
+        if e.key == "csi" || kube::in_tree_source(&e.key).is_some() {
+            found.push(&e.key);
+        }
+    }
+    if found.len() > 1 {
+        r.invalid(
+            obj.key_field(&format!("spec.{}", found[1])),
+            Severity::Error,
+            format!(
+                "spec: Forbidden: may not specify more than 1 volume type (found {}); the API server rejects this object",
+                found.join(", ")
+            ),
+            "keep exactly one volume source".into(),
+        );
+    }
+    let kind = *found.first()?;
+    let base = format!("spec.{kind}");
+    let node = r.map(&base)?;
+    let s = |r: &mut Reader<'_>, k: &str| r.string_in(node, &base, k).map(|x| x.value);
+    let (csi_driver, handle, server, path) = match kind {
+        "csi" => (s(r, "driver"), s(r, "volumeHandle"), None, None),
+        "nfs" => (None, None, r.string_in(node, &base, "server"), s(r, "path")),
+        "hostPath" | "local" => (None, None, None, s(r, "path")),
+        "rbd" => (None, s(r, "image"), None, None),
+        "awsElasticBlockStore" | "cinder" => (None, s(r, "volumeID"), None, None),
+        "gcePersistentDisk" => (None, s(r, "pdName"), None, None),
+        "azureDisk" => (None, s(r, "diskName"), None, None),
+        "vsphereVolume" => (None, s(r, "volumePath"), None, None),
+        "iscsi" => (None, s(r, "iqn"), None, None),
+        "cephfs" | "glusterfs" => (None, None, None, s(r, "path")),
+        _ => (None, None, None, None),
+    };
+    let has_provisioner_identity = node
+        .at("volumeAttributes")
+        .and_then(|a| a.get(kube::CSI_PROVISIONER_IDENTITY))
+        .is_some();
+    Some(VolumeSource {
+        kind: kind.to_string(),
+        field: obj.key_field(&base),
+        csi_driver,
+        handle,
+        server,
+        path,
+        has_provisioner_identity,
+    })
+}
+
+/// Reads a claim spec found at `prefix` (`""` for a PVC, `spec.volumeClaimTemplates[i].` for templates).
+pub(crate) fn read_claim(
+    obj: &Object,
+    id: ObjId,
+    r: &mut Reader<'_>,
+    prefix: &str,
+    name: String,
+    template_of: Option<String>,
+) -> Pvc {
+    let p = |s: &str| format!("{prefix}{s}");
+    let ann_path = p("metadata.annotations");
+    let ann = obj.root.at(&ann_path);
+    let beta = ann.and_then(|a| a.entry(kube::ANN_BETA_STORAGE_CLASS));
+    let class = match beta.and_then(|e| e.value.as_str().map(|v| (e, v))) {
+        Some((e, v)) if !v.is_empty() => ClaimClass::Set {
+            name: v.to_string(),
+            field: Field {
+                path: format!("{ann_path}.{}", kube::ANN_BETA_STORAGE_CLASS),
+                span: e.key_span.join(e.value.span),
+            },
+            from_annotation: true,
+        },
+        _ => match r.string(&p("spec.storageClassName")) {
+            Some(s) => ClaimClass::Set {
+                name: s.value,
+                field: s.field,
+                from_annotation: false,
+            },
+            None => ClaimClass::Unset,
+        },
+    };
+    let request = r.quantity(&p("spec.resources.requests.storage"));
+    if let Some(q) = &request {
+        if q.value.is_negative() || q.value.is_zero() {
+            r.invalid(
+                q.field.clone(),
+                Severity::Error,
+                format!("{}: Invalid value: \"{}\": must be greater than zero; the API server rejects this object", q.field.path, q.value),
+                "request the size the workload needs, e.g. 10Gi".into(),
+            );
+        }
+    }
+    let (access_modes, access_modes_field) = access_modes(r, &p("spec.accessModes"));
+    let (volume_mode, volume_mode_field) = volume_mode(r, &p("spec.volumeMode"));
+    let volume_name = r
+        .string(&p("spec.volumeName"))
+        .filter(|s| !s.value.is_empty());
+    let bind_completed = ann
+        .and_then(|a| a.entry(kube::ANN_BIND_COMPLETED))
+        .map(|e| Field {
+            path: format!("{ann_path}.{}", kube::ANN_BIND_COMPLETED),
+            span: e.key_span.join(e.value.span),
+        });
+    Pvc {
+        obj: id,
+        name,
+        namespace: obj.namespace.clone().unwrap_or_else(|| "default".into()),
+        prefix: prefix.to_string(),
+        template_of,
+        class,
+        request,
+        access_modes,
+        access_modes_field,
+        volume_mode,
+        volume_mode_field,
+        volume_name,
+        bind_completed,
+        has_selector: obj
+            .root
+            .at(&p("spec.selector"))
+            .is_some_and(|n| !n.is_null()),
+    }
+}
+
+pub(crate) fn read_storage_class(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> StorageClass {
+    let provisioner = r.string("provisioner");
+    let reclaim = reclaim(r, "reclaimPolicy");
+    let mode = r.string("volumeBindingMode");
+    if let Some(m) = &mode {
+        if m.value != "Immediate" && m.value != "WaitForFirstConsumer" {
+            r.invalid(
+                m.field.clone(),
+                Severity::Error,
+                format!("volumeBindingMode: Unsupported value: \"{}\": supported values: \"Immediate\", \"WaitForFirstConsumer\"; the API server rejects this object", m.value),
+                "use Immediate (the default) or WaitForFirstConsumer".into(),
+            );
+        }
+    }
+    let mut is_default = None;
+    for key in [kube::ANN_DEFAULT_CLASS, kube::ANN_BETA_DEFAULT_CLASS] {
+        if let Some(f) = obj.annotation_field(key) {
+            match obj.annotation_str(key) {
+                Some("true") => is_default = Some(f),
+                Some("false") => {}
+                Some(other) => r.invalid(
+                    f,
+                    Severity::Warning,
+                    format!("{key} is \"{other}\", not \"true\": Kubernetes only treats the exact string \"true\" as default, so this StorageClass is NOT the default class"),
+                    format!("write {key}: \"true\""),
+                ),
+                None => {
+                    let n = obj.annotation(key).expect("entry exists");
+                    r.invalid(
+                        f,
+                        Severity::Error,
+                        format!("metadata.annotations.{key} must be a string, found {}: the API server rejects this object (annotation values are strings)", n.type_name()),
+                        format!("quote the value: {key}: \"true\""),
+                    );
+                }
+            }
+        }
+    }
+    StorageClass {
+        obj: id,
+        name: obj.name.clone(),
+        provisioner,
+        reclaim,
+        wait_for_first_consumer: mode.is_some_and(|m| m.value == "WaitForFirstConsumer"),
+        is_default,
+    }
+}
+
+pub(crate) fn read_csi_driver(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> CsiDriver {
+    CsiDriver {
+        obj: id,
+        name: obj.name.clone(),
+        attach_required: r.bool("spec.attachRequired").is_none_or(|b| b.value),
+    }
+}

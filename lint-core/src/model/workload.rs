@@ -1,0 +1,300 @@
+//! Typed views of the workloads that mount claims.
+
+use super::{Field, ObjId, Object, Reader, Spanned};
+use crate::finding::Severity;
+use crate::kube::IntOrPercent;
+use crate::node::{Node, ScalarKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkloadKind {
+    Deployment,
+    StatefulSet,
+    DaemonSet,
+    ReplicaSet,
+    Job,
+    CronJob,
+    Pod,
+}
+
+impl WorkloadKind {
+    pub fn parse(kind: &str) -> Option<Self> {
+        Some(match kind {
+            "Deployment" => Self::Deployment,
+            "StatefulSet" => Self::StatefulSet,
+            "DaemonSet" => Self::DaemonSet,
+            "ReplicaSet" => Self::ReplicaSet,
+            "Job" => Self::Job,
+            "CronJob" => Self::CronJob,
+            "Pod" => Self::Pod,
+            _ => return None,
+        })
+    }
+
+    /// Where the pod spec sits in the object.
+    pub fn pod_spec_path(self) -> &'static str {
+        match self {
+            Self::Pod => "spec",
+            Self::CronJob => "spec.jobTemplate.spec.template.spec",
+            _ => "spec.template.spec",
+        }
+    }
+}
+
+/// How many pods of the workload run at the same time.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PodCount {
+    /// replicas (default 1), Job parallelism (default 1), a bare Pod (1).
+    Fixed { count: i64, field: Option<Field> },
+    /// A DaemonSet: one per eligible node.
+    PerNode,
+}
+
+#[derive(Debug, Clone)]
+pub enum Strategy {
+    Recreate {
+        field: Field,
+    },
+    RollingUpdate {
+        max_surge: Spanned<IntOrPercent>,
+        max_unavailable: Spanned<IntOrPercent>,
+        /// The `strategy` field, or the whole object when it is left to defaults.
+        field: Field,
+        defaulted: bool,
+    },
+}
+
+/// A pod volume that mounts a claim.
+#[derive(Debug, Clone)]
+pub struct ClaimUse {
+    pub volume: String,
+    pub claim: Spanned<String>,
+    pub read_only: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Workload {
+    pub obj: ObjId,
+    pub kind: WorkloadKind,
+    pub name: String,
+    pub namespace: String,
+    pub pods: PodCount,
+    /// Deployments only.
+    pub strategy: Option<Strategy>,
+    pub claims: Vec<ClaimUse>,
+}
+
+fn int_or_percent(r: &mut Reader<'_>, node: &Node, path: &str) -> Option<IntOrPercent> {
+    let s = node.as_scalar()?;
+    let field = Field {
+        path: path.to_string(),
+        span: node.span,
+    };
+    match s.kind {
+        ScalarKind::Int => s
+            .text
+            .parse::<i64>()
+            .ok()
+            .map(IntOrPercent::Int)
+            .or_else(|| {
+                r.invalid(
+                    field,
+                    Severity::Error,
+                    format!("{path}: the integer {} is out of range", s.text),
+                    "use a small non-negative integer or a percentage".into(),
+                );
+                None
+            }),
+        ScalarKind::Str => {
+            if let Some(p) = s.text.strip_suffix('%').and_then(|p| p.parse::<i64>().ok()) {
+                return Some(IntOrPercent::Percent(p));
+            }
+            let hint = if s.text.parse::<i64>().is_ok() {
+                format!(
+                    "write {} without quotes, or \"{}%\" for a percentage",
+                    s.text, s.text
+                )
+            } else {
+                "use an integer (1) or a percentage (\"25%\")".to_string()
+            };
+            r.invalid(
+                field,
+                Severity::Error,
+                format!("{path}: Invalid value: \"{}\": a string must be a percentage such as \"25%\"; the API server rejects this Deployment", s.text),
+                hint,
+            );
+            None
+        }
+        _ => {
+            r.invalid(
+                field,
+                Severity::Error,
+                format!(
+                    "{path} must be an integer or a percentage string, found {}",
+                    node.type_name()
+                ),
+                "use an integer (1) or a percentage (\"25%\")".into(),
+            );
+            None
+        }
+    }
+}
+
+fn strategy(obj: &Object, r: &mut Reader<'_>) -> Option<Strategy> {
+    let ty = r.string("spec.strategy.type");
+    let rolling = r.map("spec.strategy.rollingUpdate");
+    let kind = ty
+        .as_ref()
+        .map_or("RollingUpdate".to_string(), |t| t.value.clone());
+    match kind.as_str() {
+        "Recreate" => {
+            if rolling.is_some() {
+                r.invalid(
+                    obj.key_field("spec.strategy.rollingUpdate"),
+                    Severity::Error,
+                    "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'; the API server rejects this Deployment".into(),
+                    "remove spec.strategy.rollingUpdate".into(),
+                );
+            }
+            Some(Strategy::Recreate {
+                field: obj.key_field("spec.strategy"),
+            })
+        }
+        "RollingUpdate" => {
+            let default = |path: &str| Spanned {
+                value: IntOrPercent::Percent(25),
+                field: obj
+                    .field("spec.strategy")
+                    .unwrap_or_else(|| obj.whole())
+                    .with_path(path),
+            };
+            let mut get = |key: &str| -> Spanned<IntOrPercent> {
+                let path = format!("spec.strategy.rollingUpdate.{key}");
+                match rolling.and_then(|n| n.get(key)).filter(|n| !n.is_null()) {
+                    Some(n) => match int_or_percent(r, n, &path) {
+                        Some(v) => Spanned {
+                            value: v,
+                            field: Field { path, span: n.span },
+                        },
+                        None => default(&path),
+                    },
+                    None => default(&path),
+                }
+            };
+            let max_surge = get("maxSurge");
+            let max_unavailable = get("maxUnavailable");
+            if max_surge.value.is_zero() && max_unavailable.value.is_zero() {
+                r.invalid(
+                    max_unavailable.field.clone(),
+                    Severity::Error,
+                    "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0; the API server rejects this Deployment".into(),
+                    "set maxUnavailable: 1 (old pod stops first) or use strategy type Recreate".into(),
+                );
+            }
+            let defaulted = obj.root.at("spec.strategy").is_none();
+            Some(Strategy::RollingUpdate {
+                max_surge,
+                max_unavailable,
+                field: if defaulted {
+                    obj.whole()
+                } else {
+                    obj.key_field("spec.strategy")
+                },
+                defaulted,
+            })
+        }
+        other => {
+            let t = ty.expect("type present");
+            r.invalid(
+                t.field,
+                Severity::Error,
+                format!("spec.strategy.type: Unsupported value: \"{other}\": supported values: \"Recreate\", \"RollingUpdate\"; the API server rejects this Deployment"),
+                "use RollingUpdate or Recreate".into(),
+            );
+            None
+        }
+    }
+}
+
+impl Field {
+    pub fn with_path(mut self, path: &str) -> Field {
+        self.path = path.to_string();
+        self
+    }
+}
+
+pub(crate) fn read_workload(
+    obj: &Object,
+    id: ObjId,
+    kind: WorkloadKind,
+    r: &mut Reader<'_>,
+) -> Workload {
+    let fixed = |r: &mut Reader<'_>, path: &str| {
+        let v = r.int(path);
+        if let Some(v) = &v {
+            if v.value < 0 {
+                r.invalid(
+                    v.field.clone(),
+                    Severity::Error,
+                    format!("{path}: Invalid value: {}: must be greater than or equal to 0; the API server rejects this object", v.value),
+                    "use a non-negative number".into(),
+                );
+            }
+        }
+        PodCount::Fixed {
+            count: v.as_ref().map_or(1, |v| v.value.max(0)),
+            field: v.map(|v| v.field),
+        }
+    };
+    let pods = match kind {
+        WorkloadKind::Deployment | WorkloadKind::StatefulSet | WorkloadKind::ReplicaSet => {
+            fixed(r, "spec.replicas")
+        }
+        WorkloadKind::Job => fixed(r, "spec.parallelism"),
+        WorkloadKind::CronJob => fixed(r, "spec.jobTemplate.spec.parallelism"),
+        WorkloadKind::DaemonSet => PodCount::PerNode,
+        WorkloadKind::Pod => PodCount::Fixed {
+            count: 1,
+            field: None,
+        },
+    };
+    let strategy = if kind == WorkloadKind::Deployment {
+        strategy(obj, r)
+    } else {
+        None
+    };
+    let vol_path = format!("{}.volumes", kind.pod_spec_path());
+    let mut claims = Vec::new();
+    if let Some(vols) = r.seq(&vol_path) {
+        for (i, v) in vols.iter().enumerate() {
+            let base = format!("{vol_path}[{i}]");
+            let Some(pvc) = v.get("persistentVolumeClaim").filter(|n| !n.is_null()) else {
+                continue;
+            };
+            let pvc_path = format!("{base}.persistentVolumeClaim");
+            let Some(claim) = r.string_in(pvc, &pvc_path, "claimName") else {
+                continue;
+            };
+            claims.push(ClaimUse {
+                volume: v
+                    .get("name")
+                    .and_then(Node::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                claim,
+                read_only: pvc
+                    .get("readOnly")
+                    .and_then(Node::as_scalar)
+                    .is_some_and(|s| s.kind == ScalarKind::Bool(true)),
+            });
+        }
+    }
+    Workload {
+        obj: id,
+        kind,
+        name: obj.name.clone(),
+        namespace: obj.namespace.clone().unwrap_or_else(|| "default".into()),
+        pods,
+        strategy,
+        claims,
+    }
+}

@@ -1,0 +1,112 @@
+//! Settings that change what the cluster would do (and so what pvlint says).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A Kubernetes minor version (`1.31`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct KubeVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl KubeVersion {
+    /// The release pvlint assumes when not told (all version-dependent behaviour pvlint
+    /// models is the same from 1.33 on).
+    pub const DEFAULT: KubeVersion = KubeVersion {
+        major: 1,
+        minor: 34,
+    };
+
+    pub const fn new(major: u32, minor: u32) -> Self {
+        KubeVersion { major, minor }
+    }
+
+    pub fn at_least(self, minor: u32) -> bool {
+        self >= KubeVersion::new(1, minor)
+    }
+}
+
+impl FromStr for KubeVersion {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let t = s.trim().trim_start_matches('v');
+        let t = t.split(['-', '+']).next().unwrap_or("");
+        let mut parts = t.split('.');
+        let bad = || format!("\"{s}\" is not a Kubernetes version; write it as 1.31 (or v1.31.2)");
+        let major: u32 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let minor: u32 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        if let Some(patch) = parts.next() {
+            if patch.parse::<u32>().is_err() {
+                return Err(bad());
+            }
+        }
+        if major != 1 || parts.next().is_some() {
+            return Err(bad());
+        }
+        Ok(KubeVersion { major, minor })
+    }
+}
+
+impl TryFrom<String> for KubeVersion {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse()
+    }
+}
+
+impl From<KubeVersion> for String {
+    fn from(v: KubeVersion) -> String {
+        v.to_string()
+    }
+}
+
+impl fmt::Display for KubeVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Options {
+    /// The version of the cluster the manifests are meant for.
+    pub kube_version: KubeVersion,
+    /// The input holds every object that matters: a name not found in it does not exist.
+    pub complete: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            kube_version: KubeVersion::DEFAULT,
+            complete: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions() {
+        assert_eq!(
+            "1.31".parse::<KubeVersion>().unwrap(),
+            KubeVersion::new(1, 31)
+        );
+        assert_eq!(
+            "v1.29.4".parse::<KubeVersion>().unwrap(),
+            KubeVersion::new(1, 29)
+        );
+        assert_eq!(
+            "1.30.0-rc.1".parse::<KubeVersion>().unwrap(),
+            KubeVersion::new(1, 30)
+        );
+        assert!("2.1".parse::<KubeVersion>().is_err());
+        assert!("latest".parse::<KubeVersion>().is_err());
+        assert!("1".parse::<KubeVersion>().is_err());
+    }
+}

@@ -1,0 +1,199 @@
+//! rustc-style output: severity and rule, message, file:line:col, the source line with a
+//! caret under the field, the object, a help line and a suggested snippet.
+
+use std::fmt::Write;
+
+use crate::finding::{Finding, Location, Severity};
+use crate::source::Source;
+use crate::Report;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HumanOptions {
+    /// ANSI colours (the CLI turns this on for terminals only).
+    pub color: bool,
+}
+
+struct Paint {
+    on: bool,
+}
+
+impl Paint {
+    fn wrap(&self, code: &str, s: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+    fn sev(&self, s: Severity) -> String {
+        let code = match s {
+            Severity::Error => "1;31",
+            Severity::Warning => "1;33",
+            Severity::Info => "1;36",
+        };
+        self.wrap(code, s.as_str())
+    }
+    fn blue(&self, s: &str) -> String {
+        self.wrap("1;34", s)
+    }
+    fn bold(&self, s: &str) -> String {
+        self.wrap("1", s)
+    }
+    fn green(&self, s: &str) -> String {
+        self.wrap("32", s)
+    }
+}
+
+fn source_of<'a>(sources: &'a [Source], loc: &Location) -> Option<&'a Source> {
+    sources.iter().find(|s| s.name == loc.file)
+}
+
+fn snippet(
+    out: &mut String,
+    p: &Paint,
+    src: Option<&Source>,
+    loc: &Location,
+    gutter: usize,
+    caret_code: &str,
+) {
+    let pad = " ".repeat(gutter);
+    let Some(text) = src.and_then(|s| s.line(loc.line)) else {
+        return;
+    };
+    let shown: String = text
+        .chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    let width = shown.chars().count() as u32;
+    let start = loc.column.max(1);
+    let end = if loc.end_line == loc.line {
+        loc.end_column
+    } else {
+        width + 1
+    };
+    let len = end
+        .saturating_sub(start)
+        .max(1)
+        .min(width.saturating_sub(start - 1).max(1));
+    let _ = writeln!(out, "{pad} {}", p.blue("|"));
+    let _ = writeln!(
+        out,
+        "{} {} {}",
+        p.blue(&format!("{:>gutter$}", loc.line)),
+        p.blue("|"),
+        shown
+    );
+    let _ = writeln!(
+        out,
+        "{pad} {} {}{}",
+        p.blue("|"),
+        " ".repeat(start as usize - 1),
+        p.wrap(caret_code, &"^".repeat(len as usize))
+    );
+}
+
+fn finding(out: &mut String, p: &Paint, sources: &[Source], f: &Finding) {
+    let gutter = std::iter::once(f.location.line)
+        .chain(f.related.iter().map(|r| r.location.line))
+        .max()
+        .unwrap_or(1)
+        .to_string()
+        .len();
+    let pad = " ".repeat(gutter);
+    let caret = match f.severity {
+        Severity::Error => "1;31",
+        Severity::Warning => "1;33",
+        Severity::Info => "1;36",
+    };
+    let _ = writeln!(
+        out,
+        "{}{}: {}",
+        p.sev(f.severity),
+        p.bold(&format!("[{}]", f.rule)),
+        p.bold(&f.message)
+    );
+    let l = &f.location;
+    let _ = writeln!(
+        out,
+        "{pad}{} {}:{}:{}",
+        p.blue("-->"),
+        l.file,
+        l.line,
+        l.column
+    );
+    snippet(out, p, source_of(sources, l), l, gutter, caret);
+    if let Some(o) = &f.object {
+        let at = if f.path.is_empty() {
+            String::new()
+        } else {
+            format!(", field {}", f.path)
+        };
+        let _ = writeln!(out, "{pad} {} object: {}{at}", p.blue("="), o.display());
+    }
+    if !f.help.is_empty() {
+        let _ = writeln!(out, "{pad} {} {} {}", p.blue("="), p.bold("help:"), f.help);
+    }
+    if let Some(s) = &f.suggestion {
+        let _ = writeln!(
+            out,
+            "{pad} {} {} {}",
+            p.blue("="),
+            p.bold("fix:"),
+            s.description
+        );
+        if let Some(snip) = &s.snippet {
+            for line in snip.lines() {
+                let _ = writeln!(out, "{pad} {}     {}", p.blue("|"), p.green(line));
+            }
+        }
+    }
+    for r in &f.related {
+        let rl = &r.location;
+        let _ = writeln!(
+            out,
+            "{pad} {} {} {}",
+            p.blue("="),
+            p.bold("note:"),
+            r.message
+        );
+        let _ = writeln!(
+            out,
+            "{pad}{} {}:{}:{}",
+            p.blue("-->"),
+            rl.file,
+            rl.line,
+            rl.column
+        );
+        snippet(out, p, source_of(sources, rl), rl, gutter, "1;34");
+    }
+    out.push('\n');
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Renders every finding, then a one-line summary.
+pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String {
+    let p = Paint { on: opts.color };
+    let mut out = String::new();
+    for f in &report.findings {
+        finding(&mut out, &p, sources, f);
+    }
+    let s = &report.summary;
+    let counts = format!(
+        "{}, {}, {}",
+        plural(s.errors, "error", "errors"),
+        plural(s.warnings, "warning", "warnings"),
+        plural(s.infos, "info", "infos")
+    );
+    let _ = writeln!(
+        out,
+        "{}: {counts} in {} ({}, {})",
+        p.bold("pvlint"),
+        plural(s.sources, "source", "sources"),
+        plural(s.documents, "document", "documents"),
+        plural(s.objects, "object", "objects"),
+    );
+    out
+}

@@ -1,0 +1,21 @@
+//! Renderers: findings → text. Pure functions returning strings.
+
+mod docs;
+mod human;
+
+pub use docs::{explain, rules_markdown, rules_table};
+pub use human::{human, HumanOptions};
+
+use crate::{Report, Rule};
+
+/// The stable JSON form of a report (docs/json-schema.md), pretty-printed, with a final newline.
+pub fn json(report: &Report) -> String {
+    let mut s = serde_json::to_string_pretty(report).expect("a report always serialises");
+    s.push('\n');
+    s
+}
+
+/// Every rule with its documentation, as JSON (what `pvlint rules --format json` prints).
+pub fn rules_json(rules: &[&Rule]) -> String {
+    serde_json::to_string_pretty(rules).expect("rules always serialise")
+}

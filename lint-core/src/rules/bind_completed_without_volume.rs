@@ -1,0 +1,49 @@
+use super::prelude::*;
+
+pub const RULE: Rule = Rule {
+    id: "bind-completed-without-volume",
+    family: Family::StaleIdentity,
+    severity: Severity::Error,
+    summary: "A claim marked pv.kubernetes.io/bind-completed has no spec.volumeName",
+    docs: Docs {
+        what: "Finds PersistentVolumeClaims that carry the `pv.kubernetes.io/bind-completed` annotation but \
+               have an empty or missing `spec.volumeName` — typically an exported claim whose volumeName was \
+               stripped while the controller's annotations were kept.",
+        why: "The PV controller treats a claim with `bind-completed` as bound. With no volume name it sets the \
+              claim to `Lost` at once, Warning `ClaimLost` \"Bound claim has lost reference to PersistentVolume. \
+              Data on the volume is lost!\", and a Lost claim never binds again.",
+        example: include_str!("../../tests/fixtures/bind-completed-without-volume/bad.yaml"),
+        fix: "Remove the controller's annotations (`pv.kubernetes.io/bind-completed`, \
+              `pv.kubernetes.io/bound-by-controller`) from the manifest, or set `spec.volumeName` to the volume \
+              the claim should bind.",
+        fixed: include_str!("../../tests/fixtures/bind-completed-without-volume/good.yaml"),
+    },
+    check,
+};
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    for pvc in ctx.index.pvcs.iter().chain(&ctx.index.claim_templates) {
+        let Some(b) = &pvc.bind_completed else { continue };
+        if pvc.volume_name.is_some() {
+            continue;
+        }
+        let what = match &pvc.template_of {
+            Some(sts) => format!("volumeClaimTemplate {} of StatefulSet {sts}", pvc.name),
+            None => format!("PersistentVolumeClaim {}/{}", pvc.namespace, pvc.name),
+        };
+        sink.report(
+            ctx,
+            pvc.obj,
+            b,
+            format!(
+                "{what} carries {} but has no spec.volumeName: the claim goes Lost (Warning ClaimLost \"Bound claim has lost reference to PersistentVolume. Data on the volume is lost!\") and never binds",
+                kube::ANN_BIND_COMPLETED
+            ),
+        )
+        .help("this annotation is written by the PV controller; a manifest should not carry it")
+        .suggest(
+            format!("remove the {} and {} annotations (or set spec.volumeName)", kube::ANN_BIND_COMPLETED, kube::ANN_BOUND_BY_CONTROLLER),
+            None,
+        );
+    }
+}

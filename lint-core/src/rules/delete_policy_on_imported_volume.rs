@@ -1,0 +1,72 @@
+use super::prelude::*;
+
+pub const RULE: Rule = Rule {
+    id: "delete-policy-on-imported-volume",
+    family: Family::Reclaim,
+    severity: Severity::Error,
+    summary: "A volume provisioned in another cluster is applied here with reclaimPolicy Delete",
+    docs: Docs {
+        what: "Finds PersistentVolume manifests with `persistentVolumeReclaimPolicy: Delete` that show they were \
+               provisioned elsewhere: a `pv.kubernetes.io/provisioned-by` annotation, a \
+               `storage.kubernetes.io/csiProvisionerIdentity` volume attribute, a `pvc-<uid>` name, a \
+               `claimRef.uid` or a `metadata.uid`.",
+        why: "A manifest re-applied in a second cluster (disaster recovery, active-active) points at storage the \
+              first cluster still uses. With Delete, deleting the claim here — or the claim going away through a \
+              UID mismatch, which Releases the PV — makes this cluster delete the backing storage, and the other \
+              cluster loses its data.",
+        example: include_str!("../../tests/fixtures/delete-policy-on-imported-volume/bad.yaml"),
+        fix: "Apply imported volumes with `persistentVolumeReclaimPolicy: Retain`. Only the cluster that owns the \
+              storage should be able to delete it.",
+        fixed: include_str!("../../tests/fixtures/delete-policy-on-imported-volume/good.yaml"),
+    },
+    check,
+};
+
+fn is_pvc_uid_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("pvc-") else { return false };
+    let parts: Vec<&str> = rest.split('-').collect();
+    parts.len() == 5
+        && [8, 4, 4, 4, 12].iter().zip(&parts).all(|(n, p)| p.len() == *n && p.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    for pv in &ctx.index.pvs {
+        let Some(policy) = &pv.reclaim else { continue };
+        if policy.value != ReclaimPolicy::Delete {
+            continue;
+        }
+        let obj = ctx.obj(pv.obj);
+        let mut signals = Vec::new();
+        if let Some(p) = &pv.provisioned_by {
+            signals.push(format!("{}: {}", kube::ANN_PROVISIONED_BY, p.value));
+        }
+        if pv.source.as_ref().is_some_and(|s| s.has_provisioner_identity) {
+            signals.push(format!("volumeAttributes.{}", kube::CSI_PROVISIONER_IDENTITY));
+        }
+        if is_pvc_uid_name(&pv.name) {
+            signals.push("a dynamically provisioned name (pvc-<uid>)".into());
+        }
+        if pv.claim_ref.as_ref().is_some_and(|c| c.uid.is_some()) {
+            signals.push("spec.claimRef.uid".into());
+        }
+        if obj.root.at("metadata.uid").is_some() {
+            signals.push("metadata.uid".into());
+        }
+        if signals.is_empty() {
+            continue;
+        }
+        sink.report(
+            ctx,
+            pv.obj,
+            &policy.field,
+            format!(
+                "PersistentVolume {} carries the marks of a volume exported from the cluster that provisioned it ({}) and has reclaimPolicy Delete: applied to another cluster, deleting or Releasing its claim there deletes {} — data the source cluster may still use",
+                pv.name,
+                signals.join(", "),
+                pv.backing_storage()
+            ),
+        )
+        .help("only the cluster that owns the storage should be able to delete it")
+        .suggest("apply imported volumes with Retain", Some("persistentVolumeReclaimPolicy: Retain".into()));
+    }
+}

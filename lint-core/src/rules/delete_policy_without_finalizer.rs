@@ -1,0 +1,82 @@
+use super::prelude::*;
+
+pub const RULE: Rule = Rule {
+    id: "delete-policy-without-finalizer",
+    family: Family::Reclaim,
+    severity: Severity::Warning,
+    summary: "A CSI or externally provisioned volume with reclaimPolicy Delete lacks the finalizer that honours it",
+    docs: Docs {
+        what: "Finds PersistentVolumes with `persistentVolumeReclaimPolicy: Delete` that are served by a CSI \
+               driver (`spec.csi`, or an in-tree type that is CSI-migrated) or were created by an external \
+               provisioner (`pv.kubernetes.io/provisioned-by`), and do not carry \
+               `external-provisioner.volume.kubernetes.io/finalizer`. Version-aware (`--kube-version`): from 1.31 \
+               the HonorPVReclaimPolicy feature is on by default and the finding drops to info for CSI volumes.",
+        why: "If the PersistentVolume object is deleted before its claim, the claim's deletion no longer triggers \
+              the Delete policy: the PV object disappears and the backing storage leaks, still billed and still \
+              holding data. The finalizer, added by the CSI external-provisioner when HonorPVReclaimPolicy is on \
+              (alpha 1.23, on by default since 1.31, GA 1.33), holds the PV object until the storage is deleted. \
+              Non-CSI external provisioners (such as nfs-subdir-external-provisioner) never add it.",
+        example: include_str!("../../tests/fixtures/delete-policy-without-finalizer/bad.yaml"),
+        fix: "Add the finalizer to the PV manifest (and run a CSI external-provisioner with HonorPVReclaimPolicy), \
+              or delete claims, not volumes, or use Retain and clean up storage deliberately.",
+        fixed: include_str!("../../tests/fixtures/delete-policy-without-finalizer/good.yaml"),
+    },
+    check,
+};
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    let v = ctx.options.kube_version;
+    for pv in &ctx.index.pvs {
+        let Some(policy) = &pv.reclaim else { continue };
+        if policy.value != ReclaimPolicy::Delete {
+            continue;
+        }
+        if pv.finalizers.iter().any(|f| f == kube::FINALIZER_EXTERNAL_PROVISIONER || f == kube::FINALIZER_PV_CONTROLLER) {
+            continue;
+        }
+        let src = pv.source.as_ref().map(|s| s.kind.as_str()).unwrap_or("");
+        let is_csi = src == "csi" || kube::in_tree_source(src).is_some_and(|s| s.csi_migrated);
+        let external = pv
+            .provisioned_by
+            .as_ref()
+            .filter(|p| !p.value.starts_with("kubernetes.io/"))
+            .map(|p| p.value.clone());
+        if !is_csi && external.is_none() {
+            continue; // in-tree: delete-policy-in-tree
+        }
+        let base = format!(
+            "PersistentVolume {} has reclaimPolicy Delete but not the finalizer {}: if the PV object is deleted before its claim, {} leaks — the Delete policy is not honoured",
+            pv.name,
+            kube::FINALIZER_EXTERNAL_PROVISIONER,
+            pv.backing_storage()
+        );
+        let (msg, sev) = if !is_csi {
+            (
+                format!(
+                    "{base}; its provisioner {} is not a CSI driver, and nothing adds the finalizer for it",
+                    external.unwrap_or_default()
+                ),
+                Severity::Warning,
+            )
+        } else if v.at_least(31) {
+            (
+                format!(
+                    "{base}, unless a CSI external-provisioner with HonorPVReclaimPolicy (on by default since 1.31; you target {v}) adds the finalizer once it manages this volume"
+                ),
+                Severity::Info,
+            )
+        } else {
+            (
+                format!("{base}; on {v} HonorPVReclaimPolicy is off by default (alpha since 1.23, on by default from 1.31)"),
+                Severity::Warning,
+            )
+        };
+        sink.report(ctx, pv.obj, &policy.field, msg)
+            .severity(sev)
+            .help("delete the claim, not the volume: deleting the claim runs the Delete policy")
+            .suggest(
+                "add the finalizer that holds the PV until its storage is deleted",
+                Some(format!("metadata:\n  finalizers:\n  - kubernetes.io/pv-protection\n  - {}", kube::FINALIZER_EXTERNAL_PROVISIONER)),
+            );
+    }
+}

@@ -1,0 +1,28 @@
+use super::prelude::*;
+use crate::model::DiagKind;
+
+pub const RULE: Rule = Rule {
+    id: "invalid-field-value",
+    family: Family::Validity,
+    severity: Severity::Error,
+    summary: "A field has the wrong type or a value the API server rejects",
+    docs: Docs {
+        what: "Checks the fields pvlint reads: quantities (`storage: 30GG`), integers (`replicas: \"three\"`), \
+               strings that YAML reads as booleans or numbers (unquoted `yes` in an annotation), access modes, \
+               volume modes, reclaim policies, binding modes, rolling-update values, and a missing `metadata.name`.",
+        why: "The API server rejects the object, so `kubectl apply` fails for it. Where the value is accepted \
+              but means something else (an `is-default-class` annotation that is not exactly \"true\"), \
+              the cluster silently does something other than intended.",
+        example: include_str!("../../tests/fixtures/invalid-field-value/bad.yaml"),
+        fix: "Write the value in the form the message gives: quantities with Kubernetes suffixes (Ki, Mi, Gi, k, M, G), \
+              numbers without quotes, annotation values in quotes.",
+        fixed: include_str!("../../tests/fixtures/invalid-field-value/good.yaml"),
+    },
+    check,
+};
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    for d in ctx.index.diags.iter().filter(|d| d.kind == DiagKind::InvalidValue) {
+        sink.report_diag(ctx, d);
+    }
+}

@@ -1,0 +1,37 @@
+use super::prelude::*;
+
+pub const RULE: Rule = Rule {
+    id: "invalid-nfs-server",
+    family: Family::Validity,
+    severity: Severity::Error,
+    summary: "An NFS volume's server is neither an IP address nor a DNS name",
+    docs: Docs {
+        what: "Checks `spec.nfs.server` of PersistentVolumes: it must be a valid IPv4 or IPv6 address or a DNS \
+               name (no port, no path). An all-numeric dotted name must be a real IPv4 address, so \
+               `172.16.51.58.1` is reported.",
+        why: "The API server does not validate the address, so the PV is accepted and even binds. Every mount \
+              then fails: pods using the volume stay in ContainerCreating (Warning `FailedMount`), and a Recycle \
+              of the volume fails, leaving the PV `Failed`.",
+        example: include_str!("../../tests/fixtures/invalid-nfs-server/bad.yaml"),
+        fix: "Write the NFS server's IP address or host name, and put the export path in `nfs.path`.",
+        fixed: include_str!("../../tests/fixtures/invalid-nfs-server/good.yaml"),
+    },
+    check,
+};
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    for pv in &ctx.index.pvs {
+        let Some(server) = pv.source.as_ref().and_then(|s| s.server.as_ref()) else { continue };
+        let Some(problem) = kube::nfs_server_problem(&server.value) else { continue };
+        sink.report(
+            ctx,
+            pv.obj,
+            &server.field,
+            format!(
+                "PersistentVolume {} has NFS server \"{}\", which is not a valid address ({problem}): the API server accepts it, but every mount fails (pods stay ContainerCreating with Warning FailedMount) and a Recycle of it leaves the PV Failed",
+                pv.name, server.value
+            ),
+        )
+        .help("write the server's IP address (four numbers 0-255) or DNS name; the export path goes in nfs.path");
+    }
+}

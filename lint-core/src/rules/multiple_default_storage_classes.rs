@@ -1,0 +1,54 @@
+use super::prelude::*;
+
+pub const RULE: Rule = Rule {
+    id: "multiple-default-storage-classes",
+    family: Family::Binding,
+    severity: Severity::Warning,
+    summary: "More than one StorageClass is marked default",
+    docs: Docs {
+        what: "Finds StorageClasses annotated `storageclass.kubernetes.io/is-default-class: \"true\"` (or the beta \
+               form) when another one is too.",
+        why: "Claims without `storageClassName` get the default class at admission. Before Kubernetes 1.26 the \
+              DefaultStorageClass admission plugin rejects such claims when several defaults exist; since 1.26 \
+              the newest default (by creationTimestamp, then name) wins, so which class new claims get depends \
+              on the order the classes were created in.",
+        example: include_str!("../../tests/fixtures/multiple-default-storage-classes/bad.yaml"),
+        fix: "Keep the annotation on one class; set it to \"false\" (or remove it) on the others.",
+        fixed: include_str!("../../tests/fixtures/multiple-default-storage-classes/good.yaml"),
+    },
+    check,
+};
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    let defaults = ctx.index.default_classes();
+    if defaults.len() < 2 {
+        return;
+    }
+    let names: Vec<&str> = defaults.iter().map(|c| c.name.as_str()).collect();
+    let old = !ctx.options.kube_version.at_least(26);
+    for c in &defaults[1..] {
+        let field = c.is_default.clone().expect("default classes have the annotation");
+        let outcome = if old {
+            format!(
+                "on Kubernetes {} the DefaultStorageClass admission plugin rejects every claim without storageClassName",
+                ctx.options.kube_version
+            )
+        } else {
+            "claims without storageClassName get the newest of them (by creationTimestamp, then name), so the result depends on the order they were created".to_string()
+        };
+        let first = defaults[0];
+        sink.report(
+            ctx,
+            c.obj,
+            &field,
+            format!("StorageClasses {} are all marked default: {outcome}", names.join(", ")),
+        )
+        .severity(if old { Severity::Error } else { Severity::Warning })
+        .help("keep exactly one default StorageClass")
+        .suggest(
+            format!("mark only one class default; on {} write", c.name),
+            Some(format!("{}: \"false\"", kube::ANN_DEFAULT_CLASS)),
+        )
+        .related(ctx, first.obj, first.is_default.as_ref().expect("default"), format!("{} is marked default too", first.name));
+    }
+}

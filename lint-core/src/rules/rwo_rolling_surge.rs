@@ -1,0 +1,102 @@
+use super::prelude::*;
+use crate::model::{PodCount, Strategy};
+
+pub const RULE: Rule = Rule {
+    id: "rwo-rolling-surge",
+    family: Family::RwoSurge,
+    severity: Severity::Error,
+    summary: "A Deployment's rolling update surges a pod onto a ReadWriteOnce(Pod) claim",
+    docs: Docs {
+        what: "Resolves each Deployment's rolling update as the Deployment controller does (defaults replicas 1, \
+               maxSurge 25%, maxUnavailable 25%; surge rounds up, unavailable rounds down; both 0 means \
+               unavailable 1) and reports it when it surges (≥ 1 extra pod) while a pod volume mounts a claim \
+               whose access modes are only ReadWriteOnce / ReadWriteOncePod. Error when unavailable resolves to \
+               0 (the rollout hangs), warning otherwise. ReadWriteOnce matters only for volumes that attach to a \
+               node: CSIDriver objects in the input decide, known drivers (NFS, local-path, hostPath, local) do \
+               not attach, unknown drivers are assumed to.",
+        why: "With surge, the new pod is created before the old one is removed. A ReadWriteOncePod claim makes \
+              the scheduler refuse it (\"node has pod using PersistentVolumeClaim with the same name and \
+              ReadWriteOncePod access mode\"); a ReadWriteOnce volume on an attachable driver cannot attach to a \
+              second node (Warning `FailedAttachVolume` \"Multi-Attach error for volume ... Volume is already \
+              exclusively attached to one node and can't be attached to another\"). With maxUnavailable 0 the \
+              old pod is only removed after the new one is available, so the rollout never finishes and the \
+              Deployment reports `ProgressDeadlineExceeded`.",
+        example: include_str!("../../tests/fixtures/rwo-rolling-surge/bad.yaml"),
+        fix: "Use `strategy: {type: Recreate}` (the old pod stops first, brief downtime), or `maxSurge: 0` with \
+              `maxUnavailable: 1`, or a StatefulSet, or a ReadWriteMany volume.",
+        fixed: include_str!("../../tests/fixtures/rwo-rolling-surge/good.yaml"),
+    },
+    check,
+};
+
+const RECREATE: &str = "strategy:\n  type: Recreate";
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    let ix = ctx.index;
+    for w in &ix.workloads {
+        let Some(Strategy::RollingUpdate { max_surge, max_unavailable, field, defaulted }) = &w.strategy else {
+            continue;
+        };
+        let PodCount::Fixed { count, .. } = &w.pods else { continue };
+        if *count < 1 {
+            continue;
+        }
+        let (surge, unavailable) = kube::resolve_fenceposts(&max_surge.value, &max_unavailable.value, *count);
+        if surge < 1 {
+            continue;
+        }
+        let resolved = format!(
+            "replicas {count}, maxSurge {}{} → {surge} surge pod{}, maxUnavailable {}{} → {unavailable}",
+            max_surge.value,
+            if *defaulted { " (default)" } else { "" },
+            if surge == 1 { "" } else { "s" },
+            max_unavailable.value,
+            if *defaulted { " (default)" } else { "" },
+        );
+        for use_ in &w.claims {
+            let Some(pvc) = facts::claim(ix, &w.namespace, &use_.claim.value) else { continue };
+            if !pvc.access_modes.exclusive_only() {
+                continue;
+            }
+            let hangs = unavailable == 0;
+            let claim = format!("claim {}", pvc.name);
+            let (msg, sev) = if pvc.access_modes.has_rwop() {
+                let outcome = if hangs {
+                    "the new pod stays Pending (FailedScheduling \"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\") and, since the old pod is only removed once the new one is available, the rollout never completes (Progressing=False, ProgressDeadlineExceeded)"
+                } else {
+                    "the new pod is Unschedulable (\"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\") until the old pod, stopped at the same time, is gone"
+                };
+                (
+                    format!("Deployment {} rolls out with surge ({resolved}) and mounts ReadWriteOncePod {claim}: {outcome}", w.name),
+                    if hangs { Severity::Error } else { Severity::Warning },
+                )
+            } else {
+                let attach = facts::attachability(ix, pvc);
+                if !attach.attachable() {
+                    continue;
+                }
+                let outcome = if hangs {
+                    "the new pod is created before the old one is removed; if it is scheduled to another node its volume cannot attach there (Warning FailedAttachVolume \"Multi-Attach error for volume ... Volume is already exclusively attached to one node and can't be attached to another\") and the rollout hangs (ProgressDeadlineExceeded), because the old pod is only removed once the new one is available"
+                } else {
+                    "the new pod may land on another node and wait on Multi-Attach (Warning FailedAttachVolume) until the old pod, stopped at the same time, detaches the volume; if the old node is unreachable it waits indefinitely"
+                };
+                (
+                    format!(
+                        "Deployment {} rolls out with surge ({resolved}) and mounts ReadWriteOnce {claim}: {outcome} ({})",
+                        w.name,
+                        attach.why()
+                    ),
+                    if hangs { Severity::Error } else { Severity::Warning },
+                )
+            };
+            let f = sink.report(ctx, w.obj, field, msg);
+            f.severity(sev)
+                .help("Recreate stops the old pod first; maxSurge: 0 with maxUnavailable: 1 does the same for one replica; a StatefulSet gives each pod its own claim")
+                .suggest("use the Recreate strategy", Some(RECREATE.to_string()))
+                .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {}", pvc.name));
+            if let Some(am) = &pvc.access_modes_field {
+                f.related(ctx, pvc.obj, am, format!("the claim's access modes are {}", pvc.access_modes));
+            }
+        }
+    }
+}

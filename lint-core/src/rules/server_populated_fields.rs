@@ -1,0 +1,70 @@
+use super::prelude::*;
+
+pub const RULE: Rule = Rule {
+    id: "server-populated-fields",
+    family: Family::StaleIdentity,
+    severity: Severity::Warning,
+    summary: "A manifest carries fields the API server sets (uid, resourceVersion, status, ...): it was exported from a cluster",
+    docs: Docs {
+        what: "Finds objects whose manifest carries `metadata.uid`, `resourceVersion`, `creationTimestamp`, \
+               `selfLink`, `generation`, `managedFields`, `deletionTimestamp` or `status` — the marks of \
+               `kubectl get -o yaml` output. One finding per object, listing every such field.",
+        why: "These fields belong to the cluster the object was read from. The API server refuses to create an \
+              object whose `metadata.resourceVersion` is set (\"resourceVersion should not be set on objects to be \
+              created\") and rejects updates whose resourceVersion is stale (Conflict); it ignores `uid`, \
+              `creationTimestamp` and `status` on create. Their presence means the rest of the manifest may carry \
+              identity that breaks here too (see stale-claim-ref-uid, bind-completed-without-volume).",
+        example: include_str!("../../tests/fixtures/server-populated-fields/bad.yaml"),
+        fix: "Strip server-populated fields before applying, e.g. \
+              `yq 'del(.metadata.uid, .metadata.resourceVersion, .metadata.creationTimestamp, .metadata.selfLink, .metadata.generation, .metadata.managedFields, .status)'`.",
+        fixed: include_str!("../../tests/fixtures/server-populated-fields/good.yaml"),
+    },
+    check,
+};
+
+const META_FIELDS: &[&str] = &[
+    "uid",
+    "resourceVersion",
+    "creationTimestamp",
+    "selfLink",
+    "generation",
+    "managedFields",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+];
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    for (id, obj) in ctx.index.objects.iter().enumerate() {
+        let mut found: Vec<(String, Field)> = Vec::new();
+        for f in META_FIELDS {
+            let path = format!("metadata.{f}");
+            if obj.root.at(&path).is_some_and(|n| !n.is_null()) {
+                found.push((path.clone(), obj.key_field(&path)));
+            }
+        }
+        if obj.root.get("status").is_some_and(|n| !n.is_null()) {
+            found.push(("status".into(), obj.key_field("status")));
+        }
+        let Some((_, first)) = found.first() else { continue };
+        let names: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+        let mut msg = format!(
+            "{} {} carries server-populated {} ({}): it was exported from a cluster",
+            obj.kind,
+            obj.name,
+            if names.len() == 1 { "field" } else { "fields" },
+            names.join(", ")
+        );
+        if names.contains(&"metadata.resourceVersion") {
+            msg.push_str("; creating it fails (\"resourceVersion should not be set on objects to be created\") and updating it with a stale resourceVersion fails with a Conflict");
+        } else {
+            msg.push_str("; the API server ignores them on create, but identity copied with them may break binding");
+        }
+        let del: Vec<String> = names.iter().map(|n| format!(".{n}")).collect();
+        sink.report(ctx, id, first, msg)
+            .help("export with the server fields stripped before applying to another cluster")
+            .suggest(
+                format!("remove {}", names.join(", ")),
+                Some(format!("yq -i 'del({})' <file>", del.join(", "))),
+            );
+    }
+}

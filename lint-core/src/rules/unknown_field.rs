@@ -1,0 +1,120 @@
+use super::prelude::*;
+use crate::model::{join, known_kind, KindClass, Object};
+use crate::node::Node;
+use crate::schema::{self, Shape};
+
+pub const RULE: Rule = Rule {
+    id: "unknown-field",
+    family: Family::Binding,
+    severity: Severity::Error,
+    summary: "A misspelt or unknown field in a storage object or a workload's volumes (did you mean ...?)",
+    docs: Docs {
+        what: "Checks field names in PersistentVolumes, PersistentVolumeClaims, StorageClasses, CSIDrivers, \
+               object metadata, and the volume-related parts of workloads (strategy, replicas, \
+               volumeClaimTemplates, pod volumes, volumeMounts) against the Kubernetes API, and suggests the \
+               closest known name. Inside pod specs and containers only near-misses of volume fields are reported.",
+        why: "kubectl's strict field validation rejects the object (`unknown field \"metadata.annotation\"`). Where \
+              validation is off (`--validate=false`, older clients, some controllers) the field is dropped \
+              silently, and whatever it carried has no effect: a StorageClass whose `is-default-class` annotation \
+              sits under `metadata.annotation` is not the default class; a claim with `storageclassName` gets \
+              the default class.",
+        example: include_str!("../../tests/fixtures/unknown-field/bad.yaml"),
+        fix: "Rename the field to the one suggested.",
+        fixed: include_str!("../../tests/fixtures/unknown-field/good.yaml"),
+    },
+    check,
+};
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    for (id, obj) in ctx.index.objects.iter().enumerate() {
+        if !matches!(known_kind(&obj.api_version, &obj.kind), Some((c, _)) if c != KindClass::Other) {
+            continue;
+        }
+        let Some(shape) = schema::object(&obj.kind) else { continue };
+        walk(ctx, sink, id, obj, &obj.root, shape, "");
+    }
+}
+
+fn walk(ctx: &Context<'_>, sink: &mut Sink<'_>, id: usize, obj: &Object, node: &Node, shape: &Shape, path: &str) {
+    match shape {
+        Shape::Any => {}
+        Shape::List(inner) => {
+            for (i, item) in node.as_seq().unwrap_or_default().iter().enumerate() {
+                walk(ctx, sink, id, obj, item, inner, &format!("{path}[{i}]"));
+            }
+        }
+        Shape::Map(fields) | Shape::Open(fields) => {
+            let closed = matches!(shape, Shape::Map(_));
+            for e in node.as_map().unwrap_or_default() {
+                if let Some(f) = fields.iter().find(|f| f.0 == e.key) {
+                    walk(ctx, sink, id, obj, &e.value, &f.1, &join(path, &e.key));
+                    continue;
+                }
+                let names = || fields.iter().map(|f| f.0);
+                let suggestion = schema::alias(&obj.kind, &e.key)
+                    .filter(|a| names().any(|n| n == *a))
+                    .or_else(|| schema::suggest(&e.key, names()));
+                if !closed && suggestion.is_none() {
+                    continue;
+                }
+                let full = join(path, &e.key);
+                let place = if path.is_empty() { "at the top level".to_string() } else { format!("in {path}") };
+                let mut msg = format!("unknown field \"{}\" {place} of {} {}", e.key, obj.kind, obj.name);
+                if let Some(s) = suggestion {
+                    msg.push_str(&format!(" (did you mean \"{s}\"?)"));
+                }
+                msg.push_str(&format!(
+                    ": kubectl's strict field validation rejects the object (unknown field \"{full}\"); where validation is off the field is dropped silently"
+                ));
+                msg.push_str(&consequence(obj, path, suggestion, &e.value));
+                let field = Field {
+                    path: full.clone(),
+                    span: e.key_span,
+                };
+                let f = sink.report(ctx, id, &field, msg);
+                match suggestion {
+                    Some(s) => {
+                        f.help(format!("rename \"{}\" to \"{s}\"", e.key))
+                            .suggest(format!("rename the key to {s}"), Some(format!("{s}:")));
+                    }
+                    None => {
+                        let known: Vec<&str> = names().collect();
+                        f.help(format!("remove it; known fields here: {}", known.join(", ")));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What is lost when the field is dropped.
+fn consequence(obj: &Object, path: &str, suggestion: Option<&str>, value: &Node) -> String {
+    match suggestion {
+        Some("annotations") if value.get(kube::ANN_DEFAULT_CLASS).is_some() || value.get(kube::ANN_BETA_DEFAULT_CLASS).is_some() => {
+            format!(
+                ", so the {} annotation inside it is ignored and this StorageClass is NOT the default class: claims without storageClassName get another default or none",
+                kube::ANN_DEFAULT_CLASS
+            )
+        }
+        Some("annotations") => ", so none of the annotations inside it take effect".into(),
+        Some("labels") => ", so none of the labels inside it are set".into(),
+        Some("storageClassName") if path.ends_with("spec") && obj.kind != "PersistentVolume" => {
+            let v = value.as_str().unwrap_or("?");
+            format!(", so the claim gets the cluster's default class instead of \"{v}\"")
+        }
+        Some("storageClassName") => ", so the volume has no class and only binds claims with storageClassName \"\"".into(),
+        Some("persistentVolumeReclaimPolicy") => {
+            ", so the volume gets the default reclaim policy for a manually created PV: Retain".into()
+        }
+        Some("reclaimPolicy") if obj.kind == "StorageClass" => {
+            ", so volumes of this class get the default reclaim policy Delete".into()
+        }
+        Some("accessModes") => ", and a claim or volume without access modes is rejected".into(),
+        Some("volumeMounts") | Some("volumes") => ", so the volume is not mounted".into(),
+        Some("volumeClaimTemplates") => ", so the StatefulSet's pods get no claims".into(),
+        Some("strategy") | Some("rollingUpdate") | Some("maxSurge") | Some("maxUnavailable") => {
+            ", so the rollout uses the defaults (RollingUpdate, maxSurge 25%, maxUnavailable 25%)".into()
+        }
+        _ => String::new(),
+    }
+}

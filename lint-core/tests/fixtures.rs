@@ -1,0 +1,132 @@
+//! Every rule's fixtures: `bad*.yaml` must trigger the rule, `good*.yaml` must not, and the
+//! full output for each fixture is pinned by a snapshot.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use pvlint_core::{lint, render, KubeVersion, Options, Report, Source};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn lint_file(path: &Path, options: &Options) -> (Report, Vec<Source>) {
+    let rel = path
+        .strip_prefix(fixtures_dir())
+        .unwrap()
+        .display()
+        .to_string();
+    let sources = vec![Source::new(rel, fs::read_to_string(path).unwrap())];
+    (lint(&sources, options), sources)
+}
+
+fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.starts_with(prefix) && (n.ends_with(".yaml") || n.ends_with(".json"))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_rule_has_fixtures_that_trigger_it_and_fixes_that_do_not() {
+    let opts = Options::default();
+    let old = Options {
+        kube_version: KubeVersion::new(1, 23),
+        ..Options::default()
+    };
+    for rule in pvlint_core::rules() {
+        let dir = fixtures_dir().join(rule.id);
+        assert!(
+            dir.is_dir(),
+            "rule {} has no fixtures/{}/ folder",
+            rule.id,
+            rule.id
+        );
+        let bad = files(&dir, "bad");
+        let good = files(&dir, "good");
+        assert!(!bad.is_empty(), "rule {} has no bad*.yaml fixture", rule.id);
+        assert!(
+            !good.is_empty(),
+            "rule {} has no good*.yaml fixture",
+            rule.id
+        );
+        for f in &bad {
+            let hits = [&opts, &old]
+                .iter()
+                .map(|o| {
+                    lint_file(f, o)
+                        .0
+                        .findings
+                        .iter()
+                        .filter(|x| x.rule == rule.id)
+                        .count()
+                })
+                .max()
+                .unwrap();
+            assert!(hits > 0, "{} does not trigger {}", f.display(), rule.id);
+        }
+        for f in &good {
+            for o in [&opts, &old] {
+                let (r, _) = lint_file(f, o);
+                let hits: Vec<_> = r.findings.iter().filter(|x| x.rule == rule.id).collect();
+                assert!(
+                    hits.is_empty(),
+                    "{} triggers {}: {:#?}",
+                    f.display(),
+                    rule.id,
+                    hits
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn fixed_fixtures_have_no_errors_at_all() {
+    for rule in pvlint_core::rules() {
+        for f in files(&fixtures_dir().join(rule.id), "good") {
+            let (r, _) = lint_file(&f, &Options::default());
+            let errors: Vec<_> = r
+                .findings
+                .iter()
+                .filter(|x| x.severity == pvlint_core::Severity::Error)
+                .map(|x| format!("{}: {}", x.rule, x.message))
+                .collect();
+            assert!(errors.is_empty(), "{}: {:#?}", f.display(), errors);
+        }
+    }
+}
+
+#[test]
+fn fixture_snapshots() {
+    insta::glob!("fixtures/*/*.yaml", |path| {
+        let (report, sources) = lint_file(path, &Options::default());
+        let out = render::human(&report, &sources, render::HumanOptions::default());
+        insta::assert_snapshot!(out);
+    });
+}
+
+#[test]
+fn docs_examples_are_the_fixtures() {
+    for rule in pvlint_core::rules() {
+        let dir = fixtures_dir().join(rule.id);
+        assert_eq!(
+            rule.docs.example,
+            fs::read_to_string(dir.join("bad.yaml")).unwrap(),
+            "{}",
+            rule.id
+        );
+        assert_eq!(
+            rule.docs.fixed,
+            fs::read_to_string(dir.join("good.yaml")).unwrap(),
+            "{}",
+            rule.id
+        );
+    }
+}
