@@ -52,6 +52,9 @@ struct LintArgs {
     /// The input holds every object that matters: names not found in it do not exist.
     #[arg(long)]
     complete: bool,
+    /// Lint every file on its own: objects in one file do not see objects in another.
+    #[arg(long)]
+    each_file: bool,
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -108,8 +111,10 @@ fn main() -> ExitCode {
         Command::Explain { rule } => match pvlint_core::rules::find(&rule) {
             Some(r) => print(&render::explain(r)),
             None => {
-                let ids = pvlint_core::rules().iter().map(|r| r.id);
-                let hint = pvlint_core::schema::suggest(&rule, ids)
+                let ids = || pvlint_core::rules().iter().map(|r| r.id);
+                let hint = ids()
+                    .find(|id| rule.len() >= 4 && id.starts_with(rule.as_str()))
+                    .or_else(|| pvlint_core::schema::suggest(&rule, ids()))
                     .map(|s| format!(" (did you mean {s}?)"))
                     .unwrap_or_default();
                 eprintln!("pvlint: unknown rule \"{rule}\"{hint}; `pvlint rules` lists them all");
@@ -152,7 +157,11 @@ fn lint(args: LintArgs) -> ExitCode {
         kube_version: args.kube_version.unwrap_or(KubeVersion::DEFAULT),
         complete: args.complete,
     };
-    let report = pvlint_core::lint(&loaded.sources, &options);
+    let report = if args.each_file {
+        pvlint_core::lint_each(&loaded.sources, &options)
+    } else {
+        pvlint_core::lint(&loaded.sources, &options)
+    };
     let out = match args.format {
         Format::Json => render::json(&report),
         Format::Human => {

@@ -256,13 +256,7 @@ pub fn attachability(ix: &Index, pvc: &Pvc) -> Attach {
         .volume_name
         .as_ref()
         .and_then(|v| ix.pv(&v.value))
-        .or_else(|| {
-            ix.pvs.iter().find(|pv| {
-                pv.claim_ref
-                    .as_ref()
-                    .is_some_and(|c| c.name == pvc.name && c.namespace == pvc.namespace)
-            })
-        });
+        .or_else(|| ix.pvs_reserving(&pvc.namespace, &pvc.name).next());
     if let Some(pv) = pv {
         let via = format!("its volume {}", pv.name);
         return match &pv.source {
@@ -368,15 +362,10 @@ pub fn prebound_pairs(ix: &Index) -> Vec<(PreBound, &Pv, &Pvc)> {
                 Some(_) => {}
             }
         } else if pvc.volume_name.is_none() {
-            for pv in &ix.pvs {
-                if let Some(cr) = &pv.claim_ref {
-                    if cr.name == pvc.name
-                        && cr.namespace == pvc.namespace
-                        && cr.uid.is_none()
-                        && ix.is_current_pv(pv)
-                    {
-                        out.push((PreBound::ClaimRef, pv, pvc));
-                    }
+            for pv in ix.pvs_reserving(&pvc.namespace, &pvc.name) {
+                if pv.claim_ref.as_ref().is_some_and(|cr| cr.uid.is_none()) && ix.is_current_pv(pv)
+                {
+                    out.push((PreBound::ClaimRef, pv, pvc));
                 }
             }
         }

@@ -29,6 +29,8 @@ pub struct Index {
     pvc_by_key: HashMap<(String, String), usize>,
     class_by_name: HashMap<String, usize>,
     driver_by_name: HashMap<String, usize>,
+    pvs_by_claim_ref: HashMap<(String, String), Vec<usize>>,
+    pv_classes: std::collections::HashSet<String>,
 }
 
 impl Index {
@@ -212,8 +214,16 @@ impl Index {
             };
             match class {
                 KindClass::PersistentVolume => {
+                    let pv = model::read_pv(obj, id, &mut r);
+                    if let Some(cr) = &pv.claim_ref {
+                        self.pvs_by_claim_ref
+                            .entry((cr.namespace.clone(), cr.name.clone()))
+                            .or_default()
+                            .push(self.pvs.len());
+                    }
+                    self.pv_classes.insert(pv.class.clone());
                     self.pv_by_name.insert(obj.name.clone(), self.pvs.len());
-                    self.pvs.push(model::read_pv(obj, id, &mut r));
+                    self.pvs.push(pv);
                 }
                 KindClass::PersistentVolumeClaim => {
                     let pvc = model::read_claim(obj, id, &mut r, "", obj.name.clone(), None);
@@ -274,6 +284,20 @@ impl Index {
         self.pvc_by_key
             .get(&(namespace.to_string(), name.to_string()))
             .map(|&i| &self.pvcs[i])
+    }
+
+    /// PersistentVolumes whose spec.claimRef names this claim, in input order.
+    pub fn pvs_reserving(&self, namespace: &str, name: &str) -> impl Iterator<Item = &Pv> {
+        self.pvs_by_claim_ref
+            .get(&(namespace.to_string(), name.to_string()))
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.pvs[i])
+    }
+
+    /// Does any PersistentVolume in the input have this class?
+    pub fn pv_class_exists(&self, class: &str) -> bool {
+        self.pv_classes.contains(class)
     }
 
     pub fn class(&self, name: &str) -> Option<&StorageClass> {

@@ -116,6 +116,23 @@ pub fn lint(sources: &[Source], options: &Options) -> Report {
     }
 }
 
+/// Lints every source on its own (objects in one source do not see objects in another) and
+/// merges the results into one report, in source order.
+pub fn lint_each(sources: &[Source], options: &Options) -> Report {
+    let mut merged = lint(&[], options);
+    for s in sources {
+        let r = lint(std::slice::from_ref(s), options);
+        merged.findings.extend(r.findings);
+        merged.summary.errors += r.summary.errors;
+        merged.summary.warnings += r.summary.warnings;
+        merged.summary.infos += r.summary.infos;
+        merged.summary.documents += r.summary.documents;
+        merged.summary.objects += r.summary.objects;
+    }
+    merged.summary.sources = sources.len();
+    merged
+}
+
 /// Every rule pvlint has.
 pub fn rules() -> &'static [&'static Rule] {
     rules::ALL

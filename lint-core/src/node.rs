@@ -199,9 +199,9 @@ mod tests {
 
     #[test]
     fn paths_with_indices() {
-        let (docs, _) = crate::yaml::parse_stream("a:\n  - b: {c: 1}\n  - b: {c: [x, y]}\n");
+        let (docs, _) = crate::yaml::parse_stream("a:\n  - b: {c: 1}\n  - b: {c: [p, q]}\n");
         let r = docs[0].root.as_ref().unwrap();
-        assert_eq!(r.at("a[1].b.c[1]").unwrap().as_str(), Some("y"));
+        assert_eq!(r.at("a[1].b.c[1]").unwrap().as_str(), Some("q"));
         assert!(r.at("a[2].b").is_none());
         assert!(r.at("a[x]").is_none());
     }

@@ -432,10 +432,26 @@ fn parse_chunk(text: &str, first_line: u32, document: usize) -> (Option<Node>, V
             }
             Err(e) => {
                 let m = e.marker();
-                let pos = Pos {
+                let mut pos = Pos {
                     line: m.line() as u32 + b.line_offset,
                     column: m.col() as u32 + 1,
                 };
+                // An error at the end of this document's text (an unclosed bracket, say) is
+                // reported on its last line, not on the next document's `---`.
+                if let Some((n, last)) = text
+                    .lines()
+                    .enumerate()
+                    .filter(|(_, l)| !l.trim().is_empty())
+                    .last()
+                {
+                    let last_line = first_line + n as u32;
+                    if pos.line > last_line {
+                        pos = Pos {
+                            line: last_line,
+                            column: last.chars().count() as u32 + 1,
+                        };
+                    }
+                }
                 if e.info().contains("recursion limit") {
                     b.issue(
                         IssueKind::Limit,

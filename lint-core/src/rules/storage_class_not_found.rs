@@ -25,7 +25,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let known: Vec<&str> = ix.classes.iter().map(|c| c.name.as_str()).collect();
     for pvc in ix.pvcs.iter().chain(&ix.claim_templates) {
         let ClaimClass::Set { name, field, .. } = &pvc.class else { continue };
-        if name.is_empty() || ix.class(name).is_some() || ix.pvs.iter().any(|pv| &pv.class == name) {
+        if name.is_empty() || ix.class(name).is_some() || ix.pv_class_exists(name) {
             continue;
         }
         if pvc.volume_name.is_some() {

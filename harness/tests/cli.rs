@@ -1,0 +1,282 @@
+//! The `pvlint` binary as a user runs it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_pvlint"));
+    c.current_dir(repo());
+    c.env_remove("NO_COLOR");
+    c
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+const BAD: &str = "lint-core/tests/fixtures/stale-claim-ref-uid/bad.yaml";
+const GOOD: &str = "lint-core/tests/fixtures/stale-claim-ref-uid/good.yaml";
+
+#[test]
+fn exit_codes_follow_fail_on() {
+    assert_eq!(run(&["lint", GOOD]).status.code(), Some(0));
+    assert_eq!(run(&["lint", BAD]).status.code(), Some(1));
+    assert_eq!(
+        run(&["lint", "--fail-on", "never", BAD]).status.code(),
+        Some(0)
+    );
+    // Only a warning in this file: fails with --fail-on warning, passes by default.
+    let warn = "lint-core/tests/fixtures/hostpath-persistent-volume/good.yaml";
+    let seed4 = "examples/seed-004-pv-deleted-before-pvc/broken.yaml";
+    assert_eq!(run(&["lint", warn]).status.code(), Some(0));
+    assert_eq!(run(&["lint", seed4]).status.code(), Some(0));
+    assert_eq!(
+        run(&["lint", "--fail-on", "info", seed4]).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        run(&[
+            "lint",
+            "--fail-on",
+            "warning",
+            "--kube-version",
+            "1.23",
+            seed4
+        ])
+        .status
+        .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn human_output_points_at_the_field_with_a_caret() {
+    let o = run(&["lint", "--color", "never", BAD]);
+    let out = stdout(&o);
+    assert!(out.contains("error[stale-claim-ref-uid]"), "{out}");
+    assert!(out.contains(&format!("--> {BAD}:15:10")), "{out}");
+    assert!(
+        out.contains("15 |     uid: 3d65a636-f4c3-4c49-b957-c45673f48bc6"),
+        "{out}"
+    );
+    assert!(
+        out.contains("   |          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"),
+        "{out}"
+    );
+    assert!(!out.contains('\x1b'), "no colour when asked for none");
+    let coloured = stdout(&run(&["lint", "--color", "always", BAD]));
+    assert!(coloured.contains("\x1b[1;31merror"), "{coloured}");
+}
+
+#[test]
+fn json_output_is_the_documented_schema() {
+    let o = run(&["lint", "--format", "json", BAD]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["schema"], "pvlint/v1");
+    let f = &v["findings"][0];
+    assert_eq!(f["rule"], "stale-claim-ref-uid");
+    assert_eq!(f["severity"], "error");
+    assert_eq!(f["family"], "stale-identity");
+    assert_eq!(f["path"], "spec.claimRef.uid");
+    assert_eq!(f["object"]["kind"], "PersistentVolume");
+    assert_eq!(f["object"]["name"], "shared-data");
+    assert_eq!(f["location"]["file"], BAD);
+    assert_eq!(f["location"]["line"], 15);
+    assert_eq!(f["location"]["column"], 10);
+    assert!(f["suggestion"]["snippet"].is_string());
+    assert_eq!(v["summary"]["errors"], 1);
+    assert_eq!(v["options"]["kubeVersion"], "1.34");
+}
+
+#[test]
+fn stdin_is_read_with_a_dash() {
+    let mut child = bin()
+        .args(["lint", "--format", "json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(std::fs::read(repo().join(BAD)).unwrap().as_slice())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["findings"][0]["location"]["file"], "<stdin>");
+}
+
+#[test]
+fn unreadable_paths_are_reported_and_the_rest_is_still_linted() {
+    let o = run(&["lint", "--format", "json", "does/not/exist.yaml", BAD]);
+    assert_eq!(o.status.code(), Some(2), "I/O errors exit 2");
+    assert!(
+        stderr(&o).contains("does/not/exist.yaml: no such file or directory"),
+        "{}",
+        stderr(&o)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["findings"][0]["rule"], "stale-claim-ref-uid",
+        "the readable file was linted"
+    );
+}
+
+#[test]
+fn non_utf8_input_names_the_position() {
+    let dir = tempdir("nonutf8");
+    let p = dir.join("latin1.yaml");
+    std::fs::write(
+        &p,
+        b"apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: caf\xe9\n",
+    )
+    .unwrap();
+    let o = bin()
+        .args(["lint", p.to_str().unwrap(), BAD])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("latin1.yaml:4:12: not UTF-8 text"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains("stale-claim-ref-uid"));
+}
+
+#[test]
+fn directories_are_walked_recursively_and_sorted() {
+    let dir = tempdir("walk");
+    std::fs::create_dir_all(dir.join("b/nested")).unwrap();
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::copy(repo().join(BAD), dir.join("b/nested/pv.yml")).unwrap();
+    std::fs::copy(repo().join(GOOD), dir.join("a.json.yaml")).unwrap();
+    std::fs::write(dir.join(".git/ignored.yaml"), "not: [valid").unwrap();
+    std::fs::write(dir.join("notes.txt"), "ignored").unwrap();
+    let o = bin()
+        .args([
+            "lint",
+            "--each-file",
+            "--format",
+            "json",
+            dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["summary"]["sources"], 2, "{}", stdout(&o));
+    assert!(v["findings"][0]["location"]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("b/nested/pv.yml"));
+}
+
+#[test]
+fn empty_or_unknown_usage_exits_2() {
+    assert_eq!(run(&["lint"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["lint", "--kube-version", "latest", GOOD])
+            .status
+            .code(),
+        Some(2)
+    );
+    let o = run(&["explain", "stale-claim-ref"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean stale-claim-ref-uid?"),
+        "{}",
+        stderr(&o)
+    );
+    let dir = tempdir("empty");
+    assert_eq!(
+        bin()
+            .args(["lint", dir.to_str().unwrap()])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn rules_and_explain() {
+    let table = stdout(&run(&["rules"]));
+    for r in pvlint_rules() {
+        assert!(table.contains(&r), "{r} missing from `pvlint rules`");
+    }
+    let doc = stdout(&run(&["explain", "rwo-rolling-surge"]));
+    for section in [
+        "## What it does",
+        "## Why is this bad?",
+        "## Example",
+        "## How to fix",
+    ] {
+        assert!(doc.contains(section), "{section} missing: {doc}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&run(&["rules", "--format", "json"]).stdout).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), pvlint_rules().len());
+}
+
+#[test]
+fn docs_rules_md_is_generated_from_the_code() {
+    let generated = stdout(&run(&["rules", "--format", "markdown"]));
+    let committed = std::fs::read_to_string(repo().join("docs/rules.md")).unwrap_or_default();
+    assert!(
+        generated == committed,
+        "docs/rules.md is stale: run `cargo run -p pvlint -- rules --format markdown > docs/rules.md`"
+    );
+}
+
+#[test]
+fn main_job_on_the_examples() {
+    let o = run(&["lint", "--each-file", "--color", "never", "examples/"]);
+    assert_eq!(o.status.code(), Some(1), "the broken examples have errors");
+    let out = stdout(&o);
+    for rule in [
+        "stale-claim-ref-uid",
+        "invalid-nfs-server",
+        "unknown-field",
+        "rwo-rolling-surge",
+        "delete-policy-on-imported-volume",
+    ] {
+        assert!(out.contains(&format!("[{rule}]")), "{rule} missing");
+    }
+    assert!(
+        out.lines().last().unwrap().starts_with("pvlint: "),
+        "summary line last"
+    );
+}
+
+fn pvlint_rules() -> Vec<String> {
+    let o = run(&["rules", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pvlint-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
