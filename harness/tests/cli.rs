@@ -245,6 +245,23 @@ fn docs_rules_md_is_generated_from_the_code() {
 }
 
 #[test]
+fn readme_rule_table_is_generated_from_the_code() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let table = pvlint_core_table();
+    assert!(
+        readme.contains(&table),
+        "README.md's rule table is stale; regenerate it from `pvlint rules --format markdown`"
+    );
+}
+
+fn pvlint_core_table() -> String {
+    let md = stdout(&run(&["rules", "--format", "markdown"]));
+    let start = md.find("| rule |").unwrap();
+    let end = md[start..].find("\n\n").map(|e| start + e).unwrap();
+    md[start..end].replace("](#", "](docs/rules.md#")
+}
+
+#[test]
 fn main_job_on_the_examples() {
     let o = run(&["lint", "--each-file", "--color", "never", "examples/"]);
     assert_eq!(o.status.code(), Some(1), "the broken examples have errors");

@@ -100,8 +100,7 @@ fn split_documents(text: &str) -> Vec<Chunk<'_>> {
     let mut start_line = 1u32;
     let mut only_directives = true;
     let mut offset = 0usize;
-    let mut line_no = 1u32;
-    for line in text.split_inclusive('\n') {
+    for (line_no, line) in (1u32..).zip(text.split_inclusive('\n')) {
         let content = line.trim_end_matches(['\n', '\r']);
         if is_marker(content, "---") {
             if !only_directives && offset > start {
@@ -129,7 +128,6 @@ fn split_documents(text: &str) -> Vec<Chunk<'_>> {
             }
         }
         offset += line.len();
-        line_no += 1;
     }
     if start < text.len() {
         chunks.push(Chunk {
@@ -522,7 +520,7 @@ mod tests {
     fn deep_nesting_is_refused() {
         for s in [
             "[".repeat(10_000) + &"]".repeat(10_000),
-            "a:\n".repeat(1) + &"- ".repeat(5_000) + "x\n",
+            "a:\n".to_string() + &"- ".repeat(5_000) + "x\n",
         ] {
             let (docs, issues) = parse_stream(&s);
             assert!(docs[0].root.is_none());

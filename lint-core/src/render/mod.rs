@@ -3,7 +3,7 @@
 mod docs;
 mod human;
 
-pub use docs::{explain, rules_markdown, rules_table};
+pub use docs::{explain, rules_markdown, rules_markdown_table, rules_table};
 pub use human::{human, HumanOptions};
 
 use crate::{Report, Rule};
