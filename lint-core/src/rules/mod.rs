@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::finding::{Finding, Location, Related, Severity, Suggestion};
+use crate::finding::{Finding, Location, ObjectRef, Related, Severity, Suggestion};
 use crate::index::Index;
 use crate::model::{Field, ObjId, Object};
 use crate::options::Options;
@@ -113,6 +113,29 @@ pub struct Sink<'a> {
 }
 
 impl Sink<'_> {
+    /// Starts a finding of this rule, with its default severity.
+    fn push(
+        &mut self,
+        object: Option<ObjectRef>,
+        path: &str,
+        location: Location,
+        message: String,
+    ) -> &mut Finding {
+        self.out.push(Finding {
+            rule: self.rule.id,
+            family: self.rule.family.as_str(),
+            severity: self.rule.severity,
+            message,
+            object,
+            path: path.to_string(),
+            location,
+            help: String::new(),
+            suggestion: None,
+            related: Vec::new(),
+        });
+        self.out.last_mut().expect("just pushed")
+    }
+
     /// Reports a finding at `field` of object `obj`, with the rule's default severity.
     pub fn report(
         &mut self,
@@ -122,37 +145,21 @@ impl Sink<'_> {
         message: impl Into<String>,
     ) -> &mut Finding {
         let o = ctx.obj(obj);
-        self.out.push(Finding {
-            rule: self.rule.id,
-            family: self.rule.family.as_str(),
-            severity: self.rule.severity,
-            message: message.into(),
-            object: Some(o.objref()),
-            path: field.path.clone(),
-            location: ctx.location(o, field),
-            help: String::new(),
-            suggestion: None,
-            related: Vec::new(),
-        });
-        self.out.last_mut().expect("just pushed")
+        self.push(
+            Some(o.objref()),
+            &field.path,
+            ctx.location(o, field),
+            message.into(),
+        )
     }
-}
 
-impl Sink<'_> {
     /// Reports a problem found while reading the input (see [`crate::model::Diag`]).
     pub fn report_diag(&mut self, ctx: &Context<'_>, d: &crate::model::Diag) {
-        self.out.push(Finding {
-            rule: self.rule.id,
-            family: self.rule.family.as_str(),
-            severity: d.severity,
-            message: d.message.clone(),
-            object: d.object.clone(),
-            path: d.field.path.clone(),
-            location: Location::new(&ctx.sources[d.source].name, d.document, d.field.span),
-            help: d.help.clone(),
-            suggestion: d.suggestion.clone(),
-            related: Vec::new(),
-        });
+        let location = Location::new(&ctx.sources[d.source].name, d.document, d.field.span);
+        let f = self.push(d.object.clone(), &d.field.path, location, d.message.clone());
+        f.severity = d.severity;
+        f.help = d.help.clone();
+        f.suggestion = d.suggestion.clone();
     }
 }
 
