@@ -29,11 +29,42 @@ enum Command {
         #[arg(long, value_enum, default_value_t = RulesFormat::Table)]
         format: RulesFormat,
     },
+    /// Predict what the PV controller does with the manifests: every claim's and volume's
+    /// final phase, the events, and what happens to the storage.
+    Simulate(SimulateArgs),
     /// Show a rule's documentation.
     Explain {
         /// Rule id, e.g. stale-claim-ref-uid.
         rule: String,
     },
+}
+
+/// Settings of the simulated cluster, shared by `lint` and `simulate`.
+#[derive(clap::Args)]
+struct ClusterArgs {
+    /// The cluster's current objects: `kubectl get pv,pvc,storageclass,csidriver -A -o yaml`.
+    #[arg(long, value_name = "FILE")]
+    cluster_state: Option<String>,
+    /// The cluster's default StorageClass, when the input defines none.
+    #[arg(long, value_name = "NAME", conflicts_with = "no_default_class")]
+    default_class: Option<String>,
+    /// The cluster has no default StorageClass (claims without storageClassName stay unset).
+    #[arg(long)]
+    no_default_class: bool,
+    /// Kubernetes version of the target cluster (e.g. 1.31). Default: a current release.
+    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+    kube_version: Option<KubeVersion>,
+}
+
+#[derive(clap::Args)]
+struct SimulateArgs {
+    /// Files, directories or - (stdin).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 #[derive(clap::Args)]
@@ -46,9 +77,8 @@ struct LintArgs {
     /// Exit 1 when a finding is at least this severe.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
-    /// Kubernetes version of the target cluster (e.g. 1.31). Default: a current release.
-    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
-    kube_version: Option<KubeVersion>,
+    #[command(flatten)]
+    cluster: ClusterArgs,
     /// The input holds every object that matters: names not found in it do not exist.
     #[arg(long)]
     complete: bool,
@@ -96,6 +126,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Lint(args) => lint(args),
+        Command::Simulate(args) => simulate(args),
         Command::Rules { format } => {
             let out = match format {
                 RulesFormat::Table => render::rules_table(),
@@ -142,25 +173,83 @@ fn print(s: &str) -> ExitCode {
     }
 }
 
-fn lint(args: LintArgs) -> ExitCode {
-    let loaded = inputs::load(&args.paths);
+impl ClusterArgs {
+    fn options(&self, complete: bool) -> Options {
+        Options {
+            kube_version: self.kube_version.unwrap_or(KubeVersion::DEFAULT),
+            complete,
+            default_class: if self.no_default_class {
+                Some(String::new())
+            } else {
+                self.default_class.clone()
+            },
+        }
+    }
+
+    /// The cluster-state sources, or the error line to print.
+    fn state(&self) -> Result<Vec<pvlint_core::Source>, String> {
+        let Some(path) = &self.cluster_state else {
+            return Ok(Vec::new());
+        };
+        let loaded = inputs::load(std::slice::from_ref(path));
+        match loaded.errors.first() {
+            Some(e) => Err(format!("--cluster-state {e}")),
+            None => Ok(loaded.sources),
+        }
+    }
+}
+
+/// Loads paths and cluster state, printing errors. None: nothing to work on (exit 2).
+fn load_inputs(
+    paths: &[String],
+    cluster: &ClusterArgs,
+) -> Option<(inputs::Loaded, Vec<pvlint_core::Source>)> {
+    let loaded = inputs::load(paths);
     for e in &loaded.errors {
         eprintln!("pvlint: error: {e}");
     }
+    let state = match cluster.state() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pvlint: error: {e}");
+            return None;
+        }
+    };
     if loaded.sources.is_empty() {
         eprintln!(
             "pvlint: error: nothing to lint (no .yaml, .yml or .json files in the given paths)"
         );
+        return None;
+    }
+    Some((loaded, state))
+}
+
+fn simulate(args: SimulateArgs) -> ExitCode {
+    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster) else {
+        return ExitCode::from(2);
+    };
+    let options = args.cluster.options(false);
+    let report = pvlint_core::simulate(&loaded.sources, &state, &options);
+    let out = match args.format {
+        Format::Json => render::simulation_json(&report),
+        Format::Human => render::simulation_table(&report),
+    };
+    let written = print(&out);
+    if written != ExitCode::SUCCESS || !loaded.errors.is_empty() {
         return ExitCode::from(2);
     }
-    let options = Options {
-        kube_version: args.kube_version.unwrap_or(KubeVersion::DEFAULT),
-        complete: args.complete,
+    ExitCode::SUCCESS
+}
+
+fn lint(args: LintArgs) -> ExitCode {
+    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster) else {
+        return ExitCode::from(2);
     };
+    let options = args.cluster.options(args.complete);
     let report = if args.each_file {
-        pvlint_core::lint_each(&loaded.sources, &options)
+        pvlint_core::lint_each(&loaded.sources, &state, &options)
     } else {
-        pvlint_core::lint(&loaded.sources, &options)
+        pvlint_core::lint_with_cluster(&loaded.sources, &state, &options)
     };
     let out = match args.format {
         Format::Json => render::json(&report),

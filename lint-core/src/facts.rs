@@ -3,7 +3,7 @@
 
 use crate::index::Index;
 use crate::kube::{self, AccessModes};
-use crate::model::{ClaimClass, Pv, Pvc, StorageClass};
+use crate::model::{ClaimClass, Field, Pv, Pvc, StorageClass};
 
 /// The class a claim ends up with after admission.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -371,4 +371,44 @@ pub fn prebound_pairs(ix: &Index) -> Vec<(PreBound, &Pv, &Pvc)> {
         }
     }
     out
+}
+
+/// The manifest claim (or claim template) a simulated claim came from.
+pub fn claim_view<'a>(ix: &'a Index, origin: &crate::sim::Origin) -> Option<&'a Pvc> {
+    match origin {
+        crate::sim::Origin::Manifest { object } => ix.pvc_of(*object),
+        crate::sim::Origin::Template {
+            object, template, ..
+        } => ix.template_of(*object, *template),
+        _ => None,
+    }
+}
+
+/// A key naming a claim (or a StatefulSet's claim template) in root-cause keys.
+pub fn claim_key(pvc: &Pvc) -> String {
+    match &pvc.template_of {
+        Some(sts) => format!("{}/{sts}/{}", pvc.namespace, pvc.name),
+        None => format!("{}/{}", pvc.namespace, pvc.name),
+    }
+}
+
+/// The field of a claim to point at for a failed check: class, capacity, access modes,
+/// volumeMode, selector — or the claim's spec.
+pub fn claim_field(ix: &Index, pvc: &Pvc, check: &str) -> Field {
+    let obj = ix.object(pvc.obj);
+    let spec = || obj.key_field(&format!("{}spec", pvc.prefix));
+    match check {
+        "class" => pvc.class.field().cloned().unwrap_or_else(spec),
+        "capacity" => pvc
+            .request
+            .as_ref()
+            .map(|r| r.field.clone())
+            .unwrap_or_else(spec),
+        "access modes" => pvc.access_modes_field.clone().unwrap_or_else(spec),
+        "volumeMode" => pvc.volume_mode_field.clone().unwrap_or_else(spec),
+        "selector" => obj
+            .field(&format!("{}spec.selector", pvc.prefix))
+            .unwrap_or_else(spec),
+        _ => spec(),
+    }
 }

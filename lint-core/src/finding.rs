@@ -123,4 +123,8 @@ pub struct Finding {
     pub suggestion: Option<Suggestion>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
+    /// The root cause this finding reports, and whether it is the primary report of it
+    /// (a specific rule) or a predicted consequence (dropped when a primary report exists).
+    #[serde(skip)]
+    pub cause: Option<(String, bool)>,
 }

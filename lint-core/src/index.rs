@@ -30,6 +30,8 @@ pub struct Index {
     class_by_name: HashMap<String, usize>,
     driver_by_name: HashMap<String, usize>,
     pvs_by_claim_ref: HashMap<(String, String), Vec<usize>>,
+    pvc_by_obj: HashMap<ObjId, usize>,
+    templates_by_obj: HashMap<ObjId, Vec<usize>>,
     pv_classes: std::collections::HashSet<String>,
 }
 
@@ -227,6 +229,7 @@ impl Index {
                 }
                 KindClass::PersistentVolumeClaim => {
                     let pvc = model::read_claim(obj, id, &mut r, "", obj.name.clone(), None);
+                    self.pvc_by_obj.insert(id, self.pvcs.len());
                     self.pvc_by_key
                         .insert((pvc.namespace.clone(), pvc.name.clone()), self.pvcs.len());
                     self.pvcs.push(pvc);
@@ -263,6 +266,10 @@ impl Index {
                                     tname.to_string(),
                                     Some(obj.name.clone()),
                                 );
+                                self.templates_by_obj
+                                    .entry(id)
+                                    .or_default()
+                                    .push(self.claim_templates.len());
                                 self.claim_templates.push(claim);
                             }
                         }
@@ -293,6 +300,19 @@ impl Index {
             .into_iter()
             .flatten()
             .map(|&i| &self.pvs[i])
+    }
+
+    /// The claim view of a PersistentVolumeClaim object.
+    pub fn pvc_of(&self, obj: ObjId) -> Option<&Pvc> {
+        self.pvc_by_obj.get(&obj).map(|&i| &self.pvcs[i])
+    }
+
+    /// The `n`th volumeClaimTemplate of a StatefulSet object.
+    pub fn template_of(&self, obj: ObjId, n: usize) -> Option<&Pvc> {
+        self.templates_by_obj
+            .get(&obj)?
+            .get(n)
+            .map(|&i| &self.claim_templates[i])
     }
 
     /// Does any PersistentVolume in the input have this class?

@@ -16,6 +16,7 @@ pub mod quantity;
 pub mod render;
 pub mod rules;
 pub mod schema;
+pub mod sim;
 pub mod source;
 pub mod yaml;
 
@@ -59,13 +60,24 @@ impl Report {
     }
 }
 
-/// Lints a set of named sources together (objects in one may refer to objects in another).
+/// Lints a set of named sources together (objects in one may refer to objects in another),
+/// as if applied to an empty cluster.
 pub fn lint(sources: &[Source], options: &Options) -> Report {
+    lint_with_cluster(sources, &[], options)
+}
+
+/// Lints `sources` as if applied onto the cluster whose objects `cluster` holds (the output of
+/// `kubectl get pv,pvc,storageclass,csidriver -A -o yaml`).
+pub fn lint_with_cluster(sources: &[Source], cluster: &[Source], options: &Options) -> Report {
     let index = index::Index::build(sources);
+    let cluster_index = index::Index::build(cluster);
+    let world = sim::simulate(&cluster_index, &index, options);
     let ctx = rules::Context {
         sources,
         index: &index,
         options,
+        sim: &world,
+        cluster_known: !cluster.is_empty() || options.complete,
     };
     let mut findings = Vec::new();
     for rule in rules::ALL {
@@ -98,6 +110,36 @@ pub fn lint(sources: &[Source], options: &Options) -> Report {
             .then(a.message.cmp(&b.message))
     });
     findings.dedup();
+    // One finding per root cause: a predicted consequence gives way to the rule that reports the cause.
+    let primary: std::collections::HashSet<String> = findings
+        .iter()
+        .filter_map(|f| f.cause.as_ref().filter(|c| c.1).map(|c| c.0.clone()))
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    findings.retain(|f| match &f.cause {
+        Some((key, false)) => !primary.contains(key) && seen.insert(key.clone()),
+        _ => true,
+    });
+    // Problems in the cluster-state input itself.
+    for d in cluster_index
+        .diags
+        .iter()
+        .filter(|d| d.kind == model::DiagKind::Parse)
+    {
+        findings.push(Finding {
+            rule: "parse-error",
+            family: "validity",
+            severity: d.severity,
+            message: format!("cluster state: {}", d.message),
+            object: None,
+            path: d.field.path.clone(),
+            location: Location::new(&cluster[d.source].name, d.document, d.field.span),
+            help: d.help.clone(),
+            suggestion: None,
+            related: Vec::new(),
+            cause: None,
+        });
+    }
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let summary = Summary {
         errors: count(Severity::Error),
@@ -118,10 +160,10 @@ pub fn lint(sources: &[Source], options: &Options) -> Report {
 
 /// Lints every source on its own (objects in one source do not see objects in another) and
 /// merges the results into one report, in source order.
-pub fn lint_each(sources: &[Source], options: &Options) -> Report {
+pub fn lint_each(sources: &[Source], cluster: &[Source], options: &Options) -> Report {
     let mut merged = lint(&[], options);
     for s in sources {
-        let r = lint(std::slice::from_ref(s), options);
+        let r = lint_with_cluster(std::slice::from_ref(s), cluster, options);
         merged.findings.extend(r.findings);
         merged.summary.errors += r.summary.errors;
         merged.summary.warnings += r.summary.warnings;
@@ -131,6 +173,13 @@ pub fn lint_each(sources: &[Source], options: &Options) -> Report {
     }
     merged.summary.sources = sources.len();
     merged
+}
+
+/// Simulates the PV controller over `sources` applied onto `cluster`.
+pub fn simulate(sources: &[Source], cluster: &[Source], options: &Options) -> sim::SimReport {
+    let index = index::Index::build(sources);
+    let cluster_index = index::Index::build(cluster);
+    sim::simulate(&cluster_index, &index, options).report()
 }
 
 /// Every rule pvlint has.

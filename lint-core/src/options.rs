@@ -76,6 +76,11 @@ pub struct Options {
     pub kube_version: KubeVersion,
     /// The input holds every object that matters: a name not found in it does not exist.
     pub complete: bool,
+    /// The target cluster's default StorageClass when the input defines none: not set means
+    /// "an unnamed default, as almost every cluster has"; "" means no default class; a name
+    /// means a default class of that name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_class: Option<String>,
 }
 
 impl Default for Options {
@@ -83,6 +88,7 @@ impl Default for Options {
         Options {
             kube_version: KubeVersion::DEFAULT,
             complete: false,
+            default_class: None,
         }
     }
 }

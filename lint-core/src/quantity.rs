@@ -120,6 +120,32 @@ impl Quantity {
         self.mantissa == 0
     }
 
+    /// A sort key: the value in thousandths, rounded down and saturating. Equal keys may hide
+    /// a difference below 0.001; compare with `Ord` when that matters.
+    pub fn key(&self) -> u128 {
+        if self.negative || self.mantissa == 0 {
+            return 0;
+        }
+        let mut m = self.mantissa;
+        let e = self.exp10 + 3;
+        if e >= 0 {
+            for _ in 0..e {
+                m = m.saturating_mul(10);
+            }
+        } else {
+            for _ in 0..(-e) {
+                m /= 10;
+            }
+        }
+        if self.exp2 > 0 {
+            if m.leading_zeros() < self.exp2 {
+                return u128::MAX;
+            }
+            m <<= self.exp2;
+        }
+        m
+    }
+
     /// Approximate value, for display only.
     pub fn approx(&self) -> f64 {
         let v = self.mantissa as f64 * 10f64.powi(self.exp10) * 2f64.powi(self.exp2 as i32);

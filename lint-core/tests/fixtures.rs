@@ -4,20 +4,25 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use pvlint_core::{lint, render, KubeVersion, Options, Report, Source};
+use pvlint_core::{lint_with_cluster, render, KubeVersion, Options, Report, Source};
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
+/// Lints a fixture; `X.cluster.yaml` next to `X.yaml` is its cluster state.
 fn lint_file(path: &Path, options: &Options) -> (Report, Vec<Source>) {
     let rel = path
         .strip_prefix(fixtures_dir())
         .unwrap()
         .display()
         .to_string();
-    let sources = vec![Source::new(rel, fs::read_to_string(path).unwrap())];
-    (lint(&sources, options), sources)
+    let sources = vec![Source::new(rel.clone(), fs::read_to_string(path).unwrap())];
+    let cluster_path = path.with_extension("cluster.yaml");
+    let cluster: Vec<Source> = fs::read_to_string(&cluster_path)
+        .map(|t| vec![Source::new(rel.replace(".yaml", ".cluster.yaml"), t)])
+        .unwrap_or_default();
+    (lint_with_cluster(&sources, &cluster, options), sources)
 }
 
 fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
@@ -26,7 +31,9 @@ fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
         .map(|e| e.unwrap().path())
         .filter(|p| {
             let n = p.file_name().unwrap().to_string_lossy();
-            n.starts_with(prefix) && (n.ends_with(".yaml") || n.ends_with(".json"))
+            n.starts_with(prefix)
+                && (n.ends_with(".yaml") || n.ends_with(".json"))
+                && !n.ends_with(".cluster.yaml")
         })
         .collect();
     v.sort();
@@ -106,6 +113,9 @@ fn fixed_fixtures_have_no_errors_at_all() {
 #[test]
 fn fixture_snapshots() {
     insta::glob!("fixtures/*/*.yaml", |path| {
+        if path.to_string_lossy().ends_with(".cluster.yaml") {
+            return;
+        }
         let (report, sources) = lint_file(path, &Options::default());
         let out = render::human(&report, &sources, render::HumanOptions::default());
         insta::assert_snapshot!(out);

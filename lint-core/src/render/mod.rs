@@ -2,9 +2,11 @@
 
 mod docs;
 mod human;
+mod sim;
 
 pub use docs::{explain, rules_markdown, rules_markdown_table, rules_table};
 pub use human::{human, HumanOptions};
+pub use sim::{simulation_json, simulation_table};
 
 use crate::{Report, Rule};
 

@@ -40,6 +40,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 kube::ANN_BIND_COMPLETED
             ),
         )
+        .root_cause(format!("no-volume-name:{}", facts::claim_key(pvc)))
         .help("this annotation is written by the PV controller; a manifest should not carry it")
         .suggest(
             format!("remove the {} and {} annotations (or set spec.volumeName)", kube::ANN_BIND_COMPLETED, kube::ANN_BOUND_BY_CONTROLLER),

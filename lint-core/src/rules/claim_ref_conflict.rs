@@ -56,6 +56,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         c.namespace, c.name, kube::ANN_BIND_COMPLETED, pv.name
                     ),
                 )
+                .root_cause(format!("conflict:{}", pv.name))
                 .help("a bound claim re-binds to a volume that has no claimRef at all")
                 .suggest(
                     format!("remove spec.claimRef from PersistentVolume {} (keep the claim's volumeName), or remove the claim's {} annotation", pv.name, kube::ANN_BIND_COMPLETED),
@@ -91,6 +92,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 c.namespace, c.name, pv.name, cr.namespace, cr.name
             ),
         )
+        .root_cause(format!("conflict:{}", pv.name))
         .help("a volume binds one claim: point this claim at another volume, or fix the volume's claimRef")
         .related(ctx, pv.obj, &cr.field, format!("reserved for {}/{} here", cr.namespace, cr.name));
     }
@@ -116,6 +118,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     first.namespace, first.name, c.namespace, c.name
                 ),
             )
+            .root_cause(format!("conflict:{vol}"))
             .help("give each claim its own volume")
             .related(ctx, first.obj, &first.volume_name.as_ref().expect("grouped").field, "the other claim naming it");
         }

@@ -94,6 +94,10 @@ pub struct Context<'a> {
     pub sources: &'a [Source],
     pub index: &'a Index,
     pub options: &'a Options,
+    /// The binding simulation of the input applied onto the cluster state.
+    pub sim: &'a crate::sim::World,
+    /// The cluster state was given (or `--complete`): objects missing from it do not exist.
+    pub cluster_known: bool,
 }
 
 impl Context<'_> {
@@ -132,6 +136,7 @@ impl Sink<'_> {
             help: String::new(),
             suggestion: None,
             related: Vec::new(),
+            cause: None,
         });
         self.out.last_mut().expect("just pushed")
     }
@@ -164,6 +169,19 @@ impl Sink<'_> {
 }
 
 impl Finding {
+    /// This finding is the primary report of a root cause.
+    pub fn root_cause(&mut self, key: impl Into<String>) -> &mut Self {
+        self.cause = Some((key.into(), true));
+        self
+    }
+
+    /// This finding reports a consequence of a root cause; it is dropped when a rule reports
+    /// the cause itself.
+    pub fn consequence_of(&mut self, key: impl Into<String>) -> &mut Self {
+        self.cause = Some((key.into(), false));
+        self
+    }
+
     pub fn help(&mut self, help: impl Into<String>) -> &mut Self {
         self.help = help.into();
         self
@@ -210,4 +228,5 @@ pub(crate) mod prelude {
     pub use crate::finding::Severity;
     pub use crate::kube::{self, AccessModes, ReclaimPolicy};
     pub use crate::model::{ClaimClass, Field, Pv, Pvc, Workload};
+    pub use crate::sim::{ClaimPhase, Origin, VolumePhase};
 }

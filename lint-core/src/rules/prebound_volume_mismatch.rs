@@ -109,7 +109,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             Mismatch::Class { .. } => unreachable!("filtered above"),
         };
         let f = sink.report(ctx, obj, &field, msg);
-        f.severity(sev).help("a pre-bound claim must fit its volume").suggest(fix, snippet);
+        f.severity(sev)
+            .root_cause(format!("prebound:{}", facts::claim_key(pvc)))
+            .help("a pre-bound claim must fit its volume")
+            .suggest(fix, snippet);
         if let Some(cap) = &pv.capacity {
             if matches!(first, Mismatch::TooSmall { .. }) {
                 f.related(ctx, pv.obj, &cap.field, format!("the volume's capacity is {}", cap.value));

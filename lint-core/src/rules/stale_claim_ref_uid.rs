@@ -47,6 +47,12 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             }
             continue;
         };
+        // Re-applied into the cluster where that claim lives with this very UID: not stale.
+        if ctx.sim.claims.iter().any(|c| {
+            c.namespace == cr.namespace && c.name == cr.name && c.uid == uid.value
+        }) {
+            continue;
+        }
         let claim = ctx.index.pvc(&cr.namespace, &cr.name);
         let mut msg = format!(
             "PersistentVolume {} keeps claimRef.uid {} from another cluster; claim {claim_key} will get a new UID here, so it never matches: ",
@@ -88,7 +94,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             )
         };
         let f = sink.report(ctx, pv.obj, &uid.field, msg);
-        f.help(if pv.reclaim_policy() == ReclaimPolicy::Delete {
+        f.root_cause(format!("stale-uid:{}", pv.name)).help(if pv.reclaim_policy() == ReclaimPolicy::Delete {
             "a volume migrated from another cluster should also use persistentVolumeReclaimPolicy: Retain"
         } else {
             "copying PVs between clusters: strip uid, resourceVersion, creationTimestamp and status before applying"

@@ -79,6 +79,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let f = sink.report(ctx, obj, &field, msg);
         f.severity(sev)
+            .root_cause(format!("prebound:{}", facts::claim_key(pvc)))
             .help(if pv.class.is_empty() {
                 "a claim meant for a volume without class needs storageClassName: \"\" — leaving it out gets the default class"
             } else {

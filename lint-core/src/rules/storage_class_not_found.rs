@@ -50,7 +50,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             msg.push_str(&format!(" — did you mean \"{n}\"?"));
         }
         let f = sink.report(ctx, pvc.obj, field, msg);
-        f.severity(if sure { Severity::Error } else { Severity::Info });
+        f.severity(if sure { Severity::Error } else { Severity::Info })
+            .root_cause(format!("class-not-found:{}", facts::claim_key(pvc)));
         match near {
             Some(n) => f
                 .help(format!("use the existing class \"{n}\""))
