@@ -297,3 +297,87 @@ fn tempdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+#[test]
+fn simulate_prints_claims_volumes_and_events() {
+    let o = run(&[
+        "simulate",
+        "examples/seed-002-statefulset-pool/broken-single-pv.yaml",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("default/www-web-0  Bound    pv0003"), "{out}");
+    assert!(out.contains("default/www-web-1  Pending"), "{out}");
+    assert!(
+        out.contains("Warning  ProvisioningFailed  storageclass.storage.k8s.io \"nfs\" not found"),
+        "{out}"
+    );
+    let j: serde_json::Value = serde_json::from_slice(
+        &run(&[
+            "simulate",
+            "--format",
+            "json",
+            "examples/seed-000-dr-migration/broken.yaml",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(j["schema"], "pvlint-simulation/v1");
+    assert_eq!(j["claims"][0]["phase"], "Lost");
+    assert_eq!(j["claims"][0]["events"][0]["reason"], "ClaimMisbound");
+    assert_eq!(j["volumes"][0]["phase"], "Released");
+    assert_eq!(j["volumes"][0]["storage"]["fate"], "leftToProvisioner");
+}
+
+#[test]
+fn default_class_flags_change_the_prediction() {
+    let f = "examples/seed-002-statefulset-pool/broken-hostpath-too-small.yaml";
+    let none = stdout(&run(&["simulate", "--no-default-class", f]));
+    assert!(none.contains("Normal  FailedBinding  no persistent volumes available for this claim and no storage class is set"), "{none}");
+    let named = stdout(&run(&["simulate", "--default-class", "standard", f]));
+    assert!(named.contains("default/www-web-0  Bound"), "{named}");
+    assert!(named.contains("standard"), "{named}");
+    assert_eq!(
+        run(&["simulate", "--default-class", "x", "--no-default-class", f])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn cluster_state_is_applied_onto() {
+    let dir = "lint-core/tests/fixtures/claim-will-be-lost";
+    let without = run(&["lint", "--format", "json", &format!("{dir}/bad.yaml")]);
+    let v: serde_json::Value = serde_json::from_slice(&without.stdout).unwrap();
+    assert!(!v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["rule"] == "claim-will-be-lost"));
+    let with = run(&[
+        "lint",
+        "--format",
+        "json",
+        "--cluster-state",
+        &format!("{dir}/bad.cluster.yaml"),
+        &format!("{dir}/bad.yaml"),
+    ]);
+    assert_eq!(with.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&with.stdout).unwrap();
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule"] == "claim-will-be-lost"),
+        "{v}"
+    );
+    let missing = run(&["lint", "--cluster-state", "nope.yaml", GOOD]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("--cluster-state nope.yaml: no such file or directory"),
+        "{}",
+        stderr(&missing)
+    );
+}

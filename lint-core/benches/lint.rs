@@ -46,6 +46,64 @@ pub fn corpus(groups: usize, files: usize) -> Vec<Source> {
         .collect()
 }
 
+/// `n` static volumes and `n` claims over 3 classes, 4 access-mode sets and 20 sizes; a tenth
+/// of the claims name their volume, the rest are matched by the controller.
+pub fn pool(n: usize) -> Vec<Source> {
+    let modes = [
+        "[ReadWriteOnce]",
+        "[ReadWriteOnce, ReadOnlyMany]",
+        "[ReadWriteMany]",
+        "[ReadWriteOncePod]",
+    ];
+    let classes = ["gold", "silver", ""];
+    let mut pvs = String::new();
+    let mut claims = String::new();
+    for i in 0..n {
+        pvs.push_str(&format!(
+            "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: pv-{i}\nspec:\n  accessModes: {}\n  capacity:\n    storage: {}Gi\n  storageClassName: \"{}\"\n  nfs: {{server: 10.0.0.1, path: /e/{i}}}\n---\n",
+            modes[i % 4],
+            1 + (i * 7) % 20,
+            classes[i % 3]
+        ));
+        let volume_name = if i % 10 == 0 {
+            format!("  volumeName: pv-{i}\n")
+        } else {
+            String::new()
+        };
+        claims.push_str(&format!(
+            "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: c-{i}\n  namespace: ns-{}\nspec:\n  accessModes: {}\n  resources:\n    requests:\n      storage: {}Gi\n  storageClassName: \"{}\"\n{volume_name}---\n",
+            i % 50,
+            modes[(i / 3) % 4],
+            1 + (i * 11) % 20,
+            classes[i % 3]
+        ));
+    }
+    vec![
+        Source::new("pvs.yaml", pvs),
+        Source::new("claims.yaml", claims),
+    ]
+}
+
+fn bench_sim(c: &mut Criterion) {
+    let sources = pool(10_000);
+    let manifests = pvlint_core::index::Index::build(&sources);
+    let empty = pvlint_core::index::Index::default();
+    let w = pvlint_core::sim::simulate(&empty, &manifests, &Options::default());
+    assert!(w.converged);
+    let bound = w
+        .claims
+        .iter()
+        .filter(|c| c.phase == pvlint_core::sim::ClaimPhase::Bound)
+        .count();
+    assert!(bound > 3_000, "{bound} bound");
+    let mut g = c.benchmark_group("simulate");
+    g.sample_size(10);
+    g.bench_function("10k-pvs-10k-claims", |b| {
+        b.iter(|| pvlint_core::sim::simulate(&empty, &manifests, &Options::default()))
+    });
+    g.finish();
+}
+
 fn bench(c: &mut Criterion) {
     let sources = corpus(5_000, 50);
     let bytes: usize = sources.iter().map(|s| s.text.len()).sum();
@@ -61,5 +119,5 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench, bench_sim);
 criterion_main!(benches);

@@ -81,14 +81,16 @@ pub fn resolve_plain(text: &str) -> ScalarKind {
 
 fn is_int(t: &str) -> bool {
     let t = t.strip_prefix(['-', '+']).unwrap_or(t);
-    let t = t.replace('_', "");
+    let digits = |s: &str, ok: fn(char) -> bool| {
+        s.chars().any(|c| c != '_') && s.chars().all(|c| c == '_' || ok(c))
+    };
     if let Some(h) = t.strip_prefix("0x") {
-        return !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit());
+        return digits(h, |c| c.is_ascii_hexdigit());
     }
     if let Some(b) = t.strip_prefix("0b") {
-        return !b.is_empty() && b.chars().all(|c| c == '0' || c == '1');
+        return digits(b, |c| c == '0' || c == '1');
     }
-    !t.is_empty() && t.chars().all(|c| c.is_ascii_digit())
+    digits(t, |c| c.is_ascii_digit())
 }
 
 fn is_float(t: &str) -> bool {

@@ -315,7 +315,9 @@ pub fn suggest<'a>(key: &str, known: impl Iterator<Item = &'a str>) -> Option<&'
         4..=8 => 2,
         _ => 3,
     };
+    let len = key.chars().count();
     known
+        .filter(|k| k.chars().count().abs_diff(len) <= limit)
         .map(|k| (distance(key, k), k))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, k)| (*d, *k))

@@ -259,6 +259,8 @@ pub struct World {
     next_uid: u64,
     /// Claims admission refused.
     pub rejected: Vec<SimPvc>,
+    /// Claims created from each StatefulSet object.
+    pub template_claims: HashMap<ObjId, Vec<usize>>,
     pv_by_name: HashMap<String, usize>,
     claim_by_key: HashMap<(String, String), usize>,
     buckets: Buckets,
@@ -291,6 +293,7 @@ impl World {
             assume_unknown_classes: false,
             next_uid: 0,
             rejected: Vec::new(),
+            template_claims: HashMap::new(),
             pv_by_name: HashMap::new(),
             claim_by_key: HashMap::new(),
             buckets: Buckets::default(),
@@ -438,10 +441,8 @@ impl World {
                 .and_then(Node::as_scalar)
                 .and_then(|s| s.text.parse::<i64>().ok())
                 .unwrap_or(0);
-            let templates: Vec<(usize, &Pvc)> = ix
-                .claim_templates
-                .iter()
-                .filter(|t| t.obj == w.obj)
+            let templates: Vec<(usize, &Pvc)> = (0..)
+                .map_while(|n| ix.template_of(w.obj, n))
                 .enumerate()
                 .collect();
             for ordinal in start..start + count {
@@ -467,7 +468,11 @@ impl World {
                     s.name = name;
                     s.namespace = w.namespace.clone();
                     s.has_consumer = true;
+                    let key = (s.namespace.clone(), s.name.clone());
                     self.create_or_replace_claim(s);
+                    if let Some(&idx) = self.claim_by_key.get(&key) {
+                        self.template_claims.entry(w.obj).or_default().push(idx);
+                    }
                 }
             }
         }
@@ -602,6 +607,13 @@ impl World {
         }
     }
 
+    /// A simulated claim by namespace and name.
+    pub fn claim(&self, namespace: &str, name: &str) -> Option<&SimPvc> {
+        self.claim_by_key
+            .get(&(namespace.to_string(), name.to_string()))
+            .map(|&i| &self.claims[i])
+    }
+
     fn class(&self, name: &str) -> Option<&SimClass> {
         self.classes.iter().find(|c| c.name == name)
     }
@@ -641,7 +653,35 @@ impl World {
         }
         for i in 0..self.claims.len() {
             let c = &self.claims[i];
-            if c.phase != ClaimPhase::Pending || c.volume_name.is_some() {
+            if c.phase != ClaimPhase::Pending {
+                continue;
+            }
+            // A claim naming a volume that another claim took first (the volume had no claimRef).
+            if let Some(vol) = c.volume_name.clone() {
+                let holder = self
+                    .pv_index(&vol)
+                    .and_then(|p| self.pvs[p].claim_ref.clone());
+                if let Some((ns, n, _)) =
+                    holder.filter(|(ns, n, _)| !(*ns == c.namespace && *n == c.name))
+                {
+                    let other_names_it = self
+                        .claim_by_key
+                        .get(&(ns.clone(), n.clone()))
+                        .is_some_and(|&o| {
+                            self.claims[o].phase == ClaimPhase::Bound
+                                && self.claims[o]
+                                    .reasons
+                                    .iter()
+                                    .any(|r| r.contains("smallest matching"))
+                        });
+                    if other_names_it {
+                        let c = &mut self.claims[i];
+                        c.order_dependent = true;
+                        c.reasons.push(format!(
+                            "claim {ns}/{n} matched volume {vol} before this claim bound it: which of them gets it depends on the order the controller sees them"
+                        ));
+                    }
+                }
                 continue;
             }
             let class = c.class.clone().unwrap_or_default();

@@ -35,13 +35,16 @@ const META_FIELDS: &[&str] = &[
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for (id, obj) in ctx.index.objects.iter().enumerate() {
-        let mut found: Vec<(String, Field)> = Vec::new();
-        for f in META_FIELDS {
-            let path = format!("metadata.{f}");
-            if obj.root.at(&path).is_some_and(|n| !n.is_null()) {
+                let mut found: Vec<(String, Field)> = Vec::new();
+        let meta = obj.root.get("metadata").and_then(crate::node::Node::as_map).unwrap_or_default();
+        for e in meta {
+            if META_FIELDS.contains(&e.key.as_str()) && !e.value.is_null() {
+                let path = format!("metadata.{}", e.key);
                 found.push((path.clone(), obj.key_field(&path)));
             }
         }
+                // Point at the most telling field first: uid, then resourceVersion, ...
+        found.sort_by_key(|(p, _)| META_FIELDS.iter().position(|f| p.ends_with(f)));
         if obj.root.get("status").is_some_and(|n| !n.is_null()) {
             found.push(("status".into(), obj.key_field("status")));
         }

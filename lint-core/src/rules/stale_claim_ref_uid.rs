@@ -48,9 +48,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         };
         // Re-applied into the cluster where that claim lives with this very UID: not stale.
-        if ctx.sim.claims.iter().any(|c| {
-            c.namespace == cr.namespace && c.name == cr.name && c.uid == uid.value
-        }) {
+        if ctx.sim.claim(&cr.namespace, &cr.name).is_some_and(|c| c.uid == uid.value) {
             continue;
         }
         let claim = ctx.index.pvc(&cr.namespace, &cr.name);

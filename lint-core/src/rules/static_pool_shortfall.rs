@@ -27,14 +27,22 @@ pub const RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
-    let w = ctx.sim;
+        let w = ctx.sim;
+    let static_classes: std::collections::HashSet<&str> = w
+        .pvs
+        .iter()
+        .filter(|p| !matches!(p.storage, Storage::Provisioned { .. }))
+        .map(|p| p.class.as_str())
+        .collect();
     for sts in ix.workloads.iter().filter(|x| x.kind == WorkloadKind::StatefulSet) {
         let PodCount::Fixed { count, field } = &sts.pods else { continue };
-        for (ti, template) in ix.claim_templates.iter().filter(|t| t.obj == sts.obj).enumerate() {
-            let claims: Vec<_> = w
-                .claims
+                let mine: Vec<&crate::sim::SimPvc> =
+            w.template_claims.get(&sts.obj).into_iter().flatten().map(|&i| &w.claims[i]).collect();
+        for (ti, template) in (0..).map_while(|n| ix.template_of(sts.obj, n)).enumerate() {
+            let claims: Vec<_> = mine
                 .iter()
-                .filter(|c| matches!(c.origin, Origin::Template { object, template: t, .. } if object == sts.obj && t == ti))
+                .copied()
+                .filter(|c| matches!(c.origin, Origin::Template { template: t, .. } if t == ti))
                 .collect();
             let class = claims.first().and_then(|c| c.class.clone()).unwrap_or_default();
             let provisions = ix
@@ -45,7 +53,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             // Static by intent: class "", a no-provisioner class, or a class the pool's volumes use.
             let static_class = class.is_empty()
                 || ix.class(&class).is_some_and(|sc| sc.provisioner.as_ref().is_some_and(|p| p.value == kube::NO_PROVISIONER))
-                || w.pvs.iter().any(|p| p.class == class && !matches!(p.storage, Storage::Provisioned { .. }));
+                || static_classes.contains(class.as_str());
             if claims.iter().any(|c| c.class_defaulted) || provisions || !static_class {
                 continue;
             }

@@ -49,15 +49,22 @@ fn failed_checks(pv: &SimPv, c: &SimPvc) -> Vec<(&'static str, String)> {
 }
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    let w = ctx.sim;
+        let w = ctx.sim;
+    let reserved: std::collections::HashSet<(&str, &str)> = w
+        .pvs
+        .iter()
+        .filter_map(|p| p.claim_ref.as_ref().map(|(ns, n, _)| (ns.as_str(), n.as_str())))
+        .collect();
+    let pv_classes: std::collections::HashSet<&str> = w.pvs.iter().map(|p| p.class.as_str()).collect();
     for c in &w.claims {
         if c.phase != ClaimPhase::Pending || c.events.iter().any(|e| e.reason == "WaitForFirstConsumer") {
             continue;
         }
         let Some(view) = claim_view(ctx.index, &c.origin) else { continue };
         let key = facts::claim_key(view);
-        // Free volumes (not reserved for another claim), closest first.
-        let candidates = w.pvs.iter().filter(|p| {
+                // Free volumes (not reserved for another claim), closest first. A claim that names its
+        // volume has no other candidate.
+        let candidates = w.pvs.iter().filter(|p| c.volume_name.as_ref().is_none_or(|v| *v == p.name)).filter(|p| {
             !p.deleted
                 && p.claim_ref.as_ref().is_none_or(|(ns, n, _)| *ns == c.namespace && *n == c.name)
                 && p.phase != VolumePhase::Failed
@@ -95,8 +102,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             msg.push_str("; another claim took a volume that matches it too, so which one stays Pending depends on the order they are created");
         }
         let class = c.class.clone().unwrap_or_default();
-        let reserved_for_it =
-            w.pvs.iter().any(|p| p.claim_ref.as_ref().is_some_and(|(ns, n, _)| *ns == c.namespace && *n == c.name));
+                let reserved_for_it = reserved.contains(&(c.namespace.as_str(), c.name.as_str()));
         let cause = if let Some(vol) = &c.volume_name {
             let stale = w
                 .pvs
@@ -111,7 +117,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             }
         } else if reserved_for_it {
             format!("prebound:{key}")
-        } else if c.events.iter().any(|e| e.reason == "ProvisioningFailed") && !w.pvs.iter().any(|p| p.class == class) {
+        } else if c.events.iter().any(|e| e.reason == "ProvisioningFailed") && !pv_classes.contains(class.as_str()) {
             format!("class-not-found:{key}")
         } else if matches!(c.origin, Origin::Template { .. }) {
             format!("pool:{}/{}", c.namespace, view.template_of.clone().unwrap_or_default())

@@ -31,23 +31,58 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         }
         let Some(shape) = schema::object(&obj.kind) else { continue };
-        walk(ctx, sink, id, obj, &obj.root, shape, "");
+        let mut path = Vec::new();
+        walk(ctx, sink, id, obj, &obj.root, shape, &mut path);
     }
 }
 
-fn walk(ctx: &Context<'_>, sink: &mut Sink<'_>, id: usize, obj: &Object, node: &Node, shape: &Shape, path: &str) {
+/// A path segment: a key, or a list index.
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn render(path: &[Seg<'_>]) -> String {
+    let mut out = String::new();
+    for s in path {
+        match s {
+            Seg::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Seg::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+fn walk<'n>(
+    ctx: &Context<'_>,
+    sink: &mut Sink<'_>,
+    id: usize,
+    obj: &Object,
+    node: &'n Node,
+    shape: &Shape,
+    path: &mut Vec<Seg<'n>>,
+) {
     match shape {
         Shape::Any => {}
         Shape::List(inner) => {
             for (i, item) in node.as_seq().unwrap_or_default().iter().enumerate() {
-                walk(ctx, sink, id, obj, item, inner, &format!("{path}[{i}]"));
+                path.push(Seg::Index(i));
+                walk(ctx, sink, id, obj, item, inner, path);
+                path.pop();
             }
         }
         Shape::Map(fields) | Shape::Open(fields) => {
             let closed = matches!(shape, Shape::Map(_));
             for e in node.as_map().unwrap_or_default() {
                 if let Some(f) = fields.iter().find(|f| f.0 == e.key) {
-                    walk(ctx, sink, id, obj, &e.value, &f.1, &join(path, &e.key));
+                    path.push(Seg::Key(&e.key));
+                    walk(ctx, sink, id, obj, &e.value, &f.1, path);
+                    path.pop();
                     continue;
                 }
                 let names = || fields.iter().map(|f| f.0);
@@ -57,8 +92,9 @@ fn walk(ctx: &Context<'_>, sink: &mut Sink<'_>, id: usize, obj: &Object, node: &
                 if !closed && suggestion.is_none() {
                     continue;
                 }
-                let full = join(path, &e.key);
-                let place = if path.is_empty() { "at the top level".to_string() } else { format!("in {path}") };
+                let parent = render(path);
+                let full = join(&parent, &e.key);
+                let place = if parent.is_empty() { "at the top level".to_string() } else { format!("in {parent}") };
                 let mut msg = format!("unknown field \"{}\" {place} of {} {}", e.key, obj.kind, obj.name);
                 if let Some(s) = suggestion {
                     msg.push_str(&format!(" (did you mean \"{s}\"?)"));
@@ -66,7 +102,7 @@ fn walk(ctx: &Context<'_>, sink: &mut Sink<'_>, id: usize, obj: &Object, node: &
                 msg.push_str(&format!(
                     ": kubectl's strict field validation rejects the object (unknown field \"{full}\"); where validation is off the field is dropped silently"
                 ));
-                msg.push_str(&consequence(obj, path, suggestion, &e.value));
+                msg.push_str(&consequence(obj, &parent, suggestion, &e.value));
                 let field = Field {
                     path: full.clone(),
                     span: e.key_span,

@@ -1,0 +1,181 @@
+//! Properties of the binding simulator on random pools and claims.
+
+use proptest::prelude::*;
+use pvlint_core::index::Index;
+use pvlint_core::sim::{ClaimPhase, World};
+use pvlint_core::{Options, Source};
+
+const MODES: [&str; 4] = [
+    "ReadWriteOnce",
+    "ReadOnlyMany",
+    "ReadWriteMany",
+    "ReadWriteOncePod",
+];
+const CLASSES: [&str; 3] = ["", "fast", "slow"];
+
+#[derive(Debug, Clone)]
+struct Vol {
+    modes: u8,
+    gi: u32,
+    class: usize,
+    block: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Claim {
+    modes: u8,
+    gi: u32,
+    class: usize,
+    block: bool,
+    prebound: Option<usize>,
+}
+
+fn modes_yaml(bits: u8) -> String {
+    let names: Vec<&str> = (0..4)
+        .filter(|i| bits & (1 << i) != 0)
+        .map(|i| MODES[i])
+        .collect();
+    format!("[{}]", names.join(", "))
+}
+
+fn manifest(vols: &[Vol], claims: &[Claim]) -> String {
+    let mut s = String::new();
+    for (i, v) in vols.iter().enumerate() {
+        s.push_str(&format!(
+            "---\napiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: pv-{i}\nspec:\n  accessModes: {}\n  capacity:\n    storage: {}Gi\n  volumeMode: {}\n  storageClassName: \"{}\"\n  nfs: {{server: 10.0.0.1, path: /e/{i}}}\n",
+            modes_yaml(v.modes),
+            v.gi,
+            if v.block { "Block" } else { "Filesystem" },
+            CLASSES[v.class]
+        ));
+    }
+    for (i, c) in claims.iter().enumerate() {
+        let pre = c
+            .prebound
+            .map(|p| format!("  volumeName: pv-{p}\n"))
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: c-{i}\nspec:\n  accessModes: {}\n  resources:\n    requests:\n      storage: {}Gi\n  volumeMode: {}\n  storageClassName: \"{}\"\n{pre}",
+            modes_yaml(c.modes),
+            c.gi,
+            if c.block { "Block" } else { "Filesystem" },
+            CLASSES[c.class]
+        ));
+    }
+    s
+}
+
+fn run(text: &str) -> World {
+    let mut w = World::new(&Options {
+        default_class: Some(String::new()),
+        ..Options::default()
+    });
+    w.apply(&Index::build(&[Source::new("p.yaml", text)]));
+    w.run();
+    w
+}
+
+fn vol() -> impl Strategy<Value = Vol> {
+    (1u8..16, 1u32..8, 0usize..3, proptest::bool::weighted(0.2)).prop_map(
+        |(modes, gi, class, block)| Vol {
+            modes,
+            gi,
+            class,
+            block,
+        },
+    )
+}
+
+fn claim(n_vols: usize) -> impl Strategy<Value = Claim> {
+    (
+        1u8..16,
+        1u32..8,
+        0usize..3,
+        proptest::bool::weighted(0.2),
+        proptest::option::weighted(0.2, 0..n_vols.max(1)),
+    )
+        .prop_map(move |(modes, gi, class, block, pre)| Claim {
+            modes,
+            gi,
+            class,
+            block,
+            prebound: pre.filter(|_| n_vols > 0),
+        })
+}
+
+fn pool() -> impl Strategy<Value = (Vec<Vol>, Vec<Claim>)> {
+    proptest::collection::vec(vol(), 0..25).prop_flat_map(|vols| {
+        let n = vols.len();
+        (Just(vols), proptest::collection::vec(claim(n), 0..25))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_volume_is_bound_twice_and_every_binding_satisfies_its_claim((vols, claims) in pool()) {
+        let w = run(&manifest(&vols, &claims));
+        prop_assert!(w.converged);
+        let mut seen = std::collections::HashSet::new();
+        for c in w.claims.iter().filter(|c| c.phase == ClaimPhase::Bound) {
+            let v = c.volume_name.clone().unwrap();
+            prop_assert!(seen.insert(v.clone()), "{} bound twice", v);
+            let pv = w.pvs.iter().find(|p| p.name == v).unwrap();
+            let (ns, name, uid) = pv.claim_ref.clone().unwrap();
+            prop_assert_eq!((ns, name, uid), (c.namespace.clone(), c.name.clone(), c.uid.clone()));
+            prop_assert!(pv.modes.contains(c.modes));
+            prop_assert!(pv.capacity >= c.request);
+            prop_assert_eq!(pv.volume_mode, c.volume_mode);
+            // A pre-bound pair binds without checking the class (claimRef direction) only when
+            // the volume named the claim; here only volumeName is used, so classes must match.
+            prop_assert_eq!(&pv.class, &c.class.clone().unwrap_or_default());
+        }
+    }
+
+    #[test]
+    fn the_order_of_volumes_does_not_change_outcomes((vols, claims) in pool(), seed in any::<u64>()) {
+        // Pre-bound claims name volumes by index, so keep names stable and shuffle documents.
+        let text = manifest(&vols, &claims);
+        let mut docs: Vec<&str> = text.split("---\n").filter(|d| d.contains("PersistentVolume\n")).collect();
+        let claims_text: Vec<&str> = text.split("---\n").filter(|d| d.contains("PersistentVolumeClaim\n")).collect();
+        let mut s = seed;
+        for i in (1..docs.len()).rev() {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            docs.swap(i, (s >> 33) as usize % (i + 1));
+        }
+        let shuffled = format!("---\n{}---\n{}", docs.join("---\n"), claims_text.join("---\n"));
+        let a = run(&text);
+        let b = run(&shuffled);
+        // Same phase for every claim, and a volume of the same size (equal-size volumes are
+        // interchangeable: upstream takes the first it sees).
+        for ca in &a.claims {
+            let cb = b.claims.iter().find(|c| c.name == ca.name).unwrap();
+            prop_assert_eq!(ca.phase, cb.phase, "{}", ca.name);
+            let cap = |w: &World, v: &Option<String>| v.as_ref().and_then(|v| w.pvs.iter().find(|p| &p.name == v)).and_then(|p| p.capacity.clone());
+            prop_assert_eq!(cap(&a, &ca.volume_name), cap(&b, &cb.volume_name), "{}", ca.name);
+        }
+    }
+
+    #[test]
+    fn claims_that_do_not_compete_bind_the_same_in_any_order((vols, claims) in pool()) {
+        let text = manifest(&vols, &claims);
+        let mut reversed: Vec<&str> = text.split("---\n").filter(|d| !d.is_empty()).collect();
+        reversed.reverse();
+        let a = run(&text);
+        let b = run(&format!("---\n{}", reversed.join("---\n")));
+        for ca in a.claims.iter().filter(|c| c.volume_name.is_some() && claims[c.name[2..].parse::<usize>().unwrap()].prebound.is_some()) {
+            let cb = b.claims.iter().find(|c| c.name == ca.name).unwrap();
+            // A claim naming its volume gets exactly it or stays Pending in either order. The
+            // outcome may differ only when another claim takes that volume in one of the runs
+            // (upstream is order-dependent then, and the simulation says so).
+            let vol = ca.volume_name.clone().or(cb.volume_name.clone());
+            let taken_by_other = |w: &World| w.claims.iter().any(|o| o.name != ca.name && o.phase == ClaimPhase::Bound && o.volume_name == vol);
+            if ca.phase != cb.phase || ca.volume_name != cb.volume_name {
+                prop_assert!(taken_by_other(&a) || taken_by_other(&b), "{} differs without competition", ca.name);
+                let loser = if ca.phase == ClaimPhase::Pending { ca } else { cb };
+                prop_assert!(loser.order_dependent, "{} lost its volume but is not marked order-dependent", loser.name);
+            }
+        }
+    }
+}
