@@ -664,21 +664,19 @@ impl World {
                 if let Some((ns, n, _)) =
                     holder.filter(|(ns, n, _)| !(*ns == c.namespace && *n == c.name))
                 {
+                    // Bound in this simulation (not already bound in the cluster): it raced this claim.
                     let other_names_it = self
                         .claim_by_key
                         .get(&(ns.clone(), n.clone()))
                         .is_some_and(|&o| {
                             self.claims[o].phase == ClaimPhase::Bound
-                                && self.claims[o]
-                                    .reasons
-                                    .iter()
-                                    .any(|r| r.contains("smallest matching"))
+                                && self.claims[o].origin != Origin::Cluster
                         });
                     if other_names_it {
                         let c = &mut self.claims[i];
                         c.order_dependent = true;
                         c.reasons.push(format!(
-                            "claim {ns}/{n} matched volume {vol} before this claim bound it: which of them gets it depends on the order the controller sees them"
+                            "claim {ns}/{n} got volume {vol} first: which of the two gets it depends on the order the controller sees them"
                         ));
                     }
                 }
