@@ -2,8 +2,9 @@
 //! the DefaultStorageClass admission plugin and the attach/detach controller compute them.
 
 use crate::index::Index;
-use crate::kube::{self, AccessModes};
+use crate::kube::{self, AccessModes, VolumeMode};
 use crate::model::{ClaimClass, Field, Pv, Pvc, StorageClass};
+use crate::quantity::Quantity;
 
 /// The class a claim ends up with after admission.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,27 +126,50 @@ impl Mismatch {
 /// `checkVolumeSatisfyClaim` (pv_controller.go), all failures in upstream order
 /// (the controller reports only the first).
 pub fn check_volume_satisfy_claim(ix: &Index, pv: &Pv, pvc: &Pvc) -> Vec<Mismatch> {
+    satisfy_checks(
+        Side {
+            capacity: pv.capacity.as_ref().map(|c| &c.value),
+            volume_mode: pv.volume_mode,
+            access_modes: pv.access_modes,
+        },
+        Side {
+            capacity: pvc.request.as_ref().map(|r| &r.value),
+            volume_mode: pvc.volume_mode,
+            access_modes: pvc.access_modes,
+        },
+        class_mismatch(ix, pv, pvc),
+    )
+}
+
+/// What `checkVolumeSatisfyClaim` compares of a volume (capacity) or a claim (request).
+pub struct Side<'a> {
+    pub capacity: Option<&'a Quantity>,
+    pub volume_mode: VolumeMode,
+    pub access_modes: AccessModes,
+}
+
+/// The checks of `checkVolumeSatisfyClaim` in upstream order; the class check, which depends
+/// on how the claim's class is known, is computed by the caller.
+pub fn satisfy_checks(pv: Side<'_>, claim: Side<'_>, class: Option<Mismatch>) -> Vec<Mismatch> {
     let mut out = Vec::new();
-    if let (Some(cap), Some(req)) = (&pv.capacity, &pvc.request) {
-        if cap.value < req.value {
+    if let (Some(cap), Some(req)) = (pv.capacity, claim.capacity) {
+        if cap < req {
             out.push(Mismatch::TooSmall {
-                capacity: cap.value.to_string(),
-                request: req.value.to_string(),
+                capacity: cap.to_string(),
+                request: req.to_string(),
             });
         }
     }
-    if let Some(m) = class_mismatch(ix, pv, pvc) {
-        out.push(m);
-    }
-    if pv.volume_mode != pvc.volume_mode {
+    out.extend(class);
+    if pv.volume_mode != claim.volume_mode {
         out.push(Mismatch::VolumeMode {
-            claim: pvc.volume_mode.as_str(),
+            claim: claim.volume_mode.as_str(),
             pv: pv.volume_mode.as_str(),
         });
     }
-    if !pv.access_modes.contains(pvc.access_modes) {
+    if !pv.access_modes.contains(claim.access_modes) {
         out.push(Mismatch::AccessMode {
-            claim: pvc.access_modes,
+            claim: claim.access_modes,
             pv: pv.access_modes,
         });
     }

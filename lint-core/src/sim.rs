@@ -329,15 +329,9 @@ impl World {
             self.add_class(ix, sc, false);
         }
         for pv in &ix.pvs {
-            let obj = ix.object(pv.obj);
-            let uid = obj
-                .root
-                .at("metadata.uid")
-                .and_then(Node::as_str)
-                .map(String::from);
-            let uid = uid.unwrap_or_else(|| self.fresh_uid());
+            let (uid, phase) = self.live(ix, pv.obj);
             let mut s = sim_pv(ix, pv, uid, Origin::Cluster, true);
-            s.phase = match obj.root.at("status.phase").and_then(Node::as_str) {
+            s.phase = match phase.as_deref() {
                 Some("Bound") => VolumePhase::Bound,
                 Some("Released") => VolumePhase::Released,
                 Some("Failed") => VolumePhase::Failed,
@@ -346,15 +340,9 @@ impl World {
             self.upsert_pv(s);
         }
         for c in &ix.pvcs {
-            let obj = ix.object(c.obj);
-            let uid = obj
-                .root
-                .at("metadata.uid")
-                .and_then(Node::as_str)
-                .map(String::from);
-            let uid = uid.unwrap_or_else(|| self.fresh_uid());
+            let (uid, phase) = self.live(ix, c.obj);
             let mut s = sim_claim(ix, c, uid, Origin::Cluster);
-            s.phase = match obj.root.at("status.phase").and_then(Node::as_str) {
+            s.phase = match phase.as_deref() {
                 Some("Bound") => ClaimPhase::Bound,
                 Some("Lost") => ClaimPhase::Lost,
                 _ => ClaimPhase::Pending,
@@ -363,6 +351,20 @@ impl World {
                 .insert((s.namespace.clone(), s.name.clone()), self.claims.len());
             self.claims.push(s);
         }
+    }
+
+    /// A live object's UID (a new one if the export lacks it) and status.phase.
+    fn live(&mut self, ix: &Index, obj: ObjId) -> (String, Option<String>) {
+        let root = &ix.object(obj).root;
+        let uid = root
+            .at("metadata.uid")
+            .and_then(Node::as_str)
+            .map(String::from);
+        let phase = root
+            .at("status.phase")
+            .and_then(Node::as_str)
+            .map(String::from);
+        (uid.unwrap_or_else(|| self.fresh_uid()), phase)
     }
 
     fn add_class(&mut self, _ix: &Index, sc: &crate::model::StorageClass, manifest: bool) {
@@ -938,40 +940,29 @@ impl World {
     /// checkVolumeSatisfyClaim.
     fn check_satisfy(&self, p: usize, i: usize) -> Vec<Mismatch> {
         let (pv, c) = (&self.pvs[p], &self.claims[i]);
-        let mut out = Vec::new();
-        if let (Some(cap), Some(req)) = (&pv.capacity, &c.request) {
-            if cap < req {
-                out.push(Mismatch::TooSmall {
-                    capacity: cap.to_string(),
-                    request: req.to_string(),
-                });
-            }
-        }
         let claim_class = c.class.clone().unwrap_or_default();
-        if claim_class != pv.class {
-            out.push(Mismatch::Class {
-                claim: if c.class_defaulted {
-                    crate::facts::EffectiveClass::Defaulted(claim_class)
-                } else {
-                    crate::facts::EffectiveClass::Set(claim_class)
-                },
-                pv: pv.class.clone(),
-                certain: true,
-            });
-        }
-        if pv.volume_mode != c.volume_mode {
-            out.push(Mismatch::VolumeMode {
-                claim: c.volume_mode.as_str(),
-                pv: pv.volume_mode.as_str(),
-            });
-        }
-        if !pv.modes.contains(c.modes) {
-            out.push(Mismatch::AccessMode {
-                claim: c.modes,
-                pv: pv.modes,
-            });
-        }
-        out
+        let class = (claim_class != pv.class).then(|| Mismatch::Class {
+            claim: if c.class_defaulted {
+                crate::facts::EffectiveClass::Defaulted(claim_class)
+            } else {
+                crate::facts::EffectiveClass::Set(claim_class)
+            },
+            pv: pv.class.clone(),
+            certain: true,
+        });
+        crate::facts::satisfy_checks(
+            crate::facts::Side {
+                capacity: pv.capacity.as_ref(),
+                volume_mode: pv.volume_mode,
+                access_modes: pv.modes,
+            },
+            crate::facts::Side {
+                capacity: c.request.as_ref(),
+                volume_mode: c.volume_mode,
+                access_modes: c.modes,
+            },
+            class,
+        )
     }
 
     /// findBestMatchForClaim / FindMatchingVolume. With `prebound_only`, only a volume
