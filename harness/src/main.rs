@@ -1,6 +1,6 @@
 //! `pvlint`: the command-line adapter around pvlint-core. All I/O lives here.
 
-mod inputs;
+use pvlint::{engine, inputs};
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -65,6 +65,9 @@ struct SimulateArgs {
     format: Format,
     #[command(flatten)]
     cluster: ClusterArgs,
+    /// Run the lint core natively or as the WASI module under wasmtime.
+    #[arg(long, value_enum, default_value_t = EngineKind::Native)]
+    engine: EngineKind,
 }
 
 #[derive(clap::Args)]
@@ -85,6 +88,9 @@ struct LintArgs {
     /// Lint every file on its own: objects in one file do not see objects in another.
     #[arg(long)]
     each_file: bool,
+    /// Run the lint core natively or as the WASI module under wasmtime.
+    #[arg(long, value_enum, default_value_t = EngineKind::Native)]
+    engine: EngineKind,
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -92,6 +98,15 @@ struct LintArgs {
 
 fn parse_version(s: &str) -> Result<KubeVersion, String> {
     s.parse()
+}
+
+/// Where the lint core runs.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EngineKind {
+    /// Compiled into this binary.
+    Native,
+    /// The WASI core module, under wasmtime (the same module browsers and other hosts run).
+    Wasm,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -224,14 +239,57 @@ fn load_inputs(
     Some((loaded, state))
 }
 
+/// Runs a request through the WASI module; returns the parsed answer and its exact JSON text.
+fn in_wasm<T: serde::de::DeserializeOwned>(
+    export: &str,
+    sources: &[pvlint_core::Source],
+    cluster: &[pvlint_core::Source],
+    options: &Options,
+    each_file: bool,
+) -> Result<(T, String), String> {
+    let named = |list: &[pvlint_core::Source]| -> Vec<serde_json::Value> {
+        list.iter()
+            .map(|s| serde_json::json!({"name": s.name, "text": s.text}))
+            .collect()
+    };
+    let request = serde_json::json!({
+        "sources": named(sources),
+        "cluster": named(cluster),
+        "options": options,
+        "eachFile": each_file,
+    })
+    .to_string();
+    let answer = engine::WasmCore::get()?.call(export, &request)?;
+    if let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(&answer) {
+        if let Some(e) = m.get("error").and_then(|e| e.as_str()) {
+            return Err(format!("the WASI module refused the request: {e}"));
+        }
+    }
+    let parsed = serde_json::from_str(&answer)
+        .map_err(|e| format!("unexpected answer from the WASI module: {e}"))?;
+    Ok((parsed, answer))
+}
+
 fn simulate(args: SimulateArgs) -> ExitCode {
     let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster) else {
         return ExitCode::from(2);
     };
     let options = args.cluster.options(false);
-    let report = pvlint_core::simulate(&loaded.sources, &state, &options);
+    let (report, json) = if args.engine == EngineKind::Wasm {
+        match in_wasm("pvlint_simulate", &loaded.sources, &state, &options, false) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("pvlint: error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        let r = pvlint_core::simulate(&loaded.sources, &state, &options);
+        let j = render::simulation_json(&r);
+        (r, j)
+    };
     let out = match args.format {
-        Format::Json => render::simulation_json(&report),
+        Format::Json => json,
         Format::Human => render::simulation_table(&report),
     };
     let written = print(&out);
@@ -246,13 +304,31 @@ fn lint(args: LintArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     let options = args.cluster.options(args.complete);
-    let report = if args.each_file {
-        pvlint_core::lint_each(&loaded.sources, &state, &options)
+    let (report, json) = if args.engine == EngineKind::Wasm {
+        match in_wasm(
+            "pvlint_lint",
+            &loaded.sources,
+            &state,
+            &options,
+            args.each_file,
+        ) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("pvlint: error: {e}");
+                return ExitCode::from(2);
+            }
+        }
     } else {
-        pvlint_core::lint_with_cluster(&loaded.sources, &state, &options)
+        let r = if args.each_file {
+            pvlint_core::lint_each(&loaded.sources, &state, &options)
+        } else {
+            pvlint_core::lint_with_cluster(&loaded.sources, &state, &options)
+        };
+        let j = render::json(&r);
+        (r, j)
     };
     let out = match args.format {
-        Format::Json => render::json(&report),
+        Format::Json => json,
         Format::Human => {
             let color = match args.color {
                 Color::Always => true,

@@ -1,11 +1,11 @@
 //! What a rule reports. The JSON form of these types is a public, versioned schema
 //! (see docs/json-schema.md); field names never change within a schema version.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::source::{Pos, Span};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -33,12 +33,12 @@ impl Severity {
 }
 
 /// The Kubernetes object a finding is about.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectRef {
     pub api_version: String,
     pub kind: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     pub name: String,
 }
@@ -54,7 +54,7 @@ impl ObjectRef {
 }
 
 /// Where a finding points: a file, the document in it, and a range of lines/columns.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Location {
     pub file: String,
@@ -88,40 +88,40 @@ impl Location {
 }
 
 /// A concrete change that fixes the finding.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
     /// What to do, in one sentence.
     pub description: String,
     /// YAML to put in place of (or next to) the reported field, when one snippet says it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snippet: Option<String>,
 }
 
 /// A second place that explains the finding (the other half of a conflict, say).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Related {
     pub message: String,
     pub location: Location,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
-    pub rule: &'static str,
-    pub family: &'static str,
+    pub rule: String,
+    pub family: String,
     pub severity: Severity,
     /// What is wrong and what the cluster will do about it, in Kubernetes' own terms.
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjectRef>,
     /// Dotted field path inside the object (`spec.claimRef.uid`), empty for whole documents.
     pub path: String,
     pub location: Location,
     pub help: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<Suggestion>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
     /// The root cause this finding reports, and whether it is the primary report of it
     /// (a specific rule) or a predicted consequence (dropped when a primary report exists).

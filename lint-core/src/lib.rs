@@ -20,7 +20,7 @@ pub mod sim;
 pub mod source;
 pub mod yaml;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use finding::{Finding, Location, ObjectRef, Related, Severity, Suggestion};
 pub use options::{KubeVersion, Options};
@@ -31,7 +31,7 @@ pub use source::Source;
 pub const SCHEMA: &str = "pvlint/v1";
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub errors: usize,
@@ -43,11 +43,11 @@ pub struct Summary {
 }
 
 /// The result of one lint run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
-    pub schema: &'static str,
-    pub version: &'static str,
+    pub schema: String,
+    pub version: String,
     pub options: Options,
     pub findings: Vec<Finding>,
     pub summary: Summary,
@@ -106,7 +106,7 @@ pub fn lint_with_cluster(sources: &[Source], cluster: &[Source], options: &Optio
         );
         ka.cmp(&kb)
             .then(b.severity.cmp(&a.severity))
-            .then(a.rule.cmp(b.rule))
+            .then(a.rule.cmp(&b.rule))
             .then(a.message.cmp(&b.message))
     });
     findings.dedup();
@@ -127,8 +127,8 @@ pub fn lint_with_cluster(sources: &[Source], cluster: &[Source], options: &Optio
         .filter(|d| d.kind == model::DiagKind::Parse)
     {
         findings.push(Finding {
-            rule: "parse-error",
-            family: "validity",
+            rule: "parse-error".into(),
+            family: "validity".into(),
             severity: d.severity,
             message: format!("cluster state: {}", d.message),
             object: None,
@@ -150,8 +150,8 @@ pub fn lint_with_cluster(sources: &[Source], cluster: &[Source], options: &Optio
         objects: index.objects.len(),
     };
     Report {
-        schema: SCHEMA,
-        version: VERSION,
+        schema: SCHEMA.to_string(),
+        version: VERSION.to_string(),
         options: options.clone(),
         findings,
         summary,

@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::facts::Mismatch;
 use crate::index::Index;
@@ -24,7 +24,7 @@ use crate::options::Options;
 use crate::quantity::Quantity;
 
 /// Where a simulated object came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum Origin {
     /// The current cluster state (`--cluster-state`).
@@ -50,15 +50,15 @@ impl Origin {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub reason: &'static str,
+    pub kind: String,
+    pub reason: String,
     pub message: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ClaimPhase {
     Pending,
     Bound,
@@ -67,7 +67,7 @@ pub enum ClaimPhase {
     Rejected,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum VolumePhase {
     Available,
     Bound,
@@ -76,7 +76,7 @@ pub enum VolumePhase {
 }
 
 /// What happens to the storage behind a volume.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "fate")]
 pub enum Storage {
     Kept,
@@ -1305,7 +1305,7 @@ impl World {
             })
             .collect();
         SimReport {
-            schema: "pvlint-simulation/v1",
+            schema: "pvlint-simulation/v1".to_string(),
             converged: self.converged,
             claims,
             volumes,
@@ -1330,20 +1330,20 @@ fn push_event(events: &mut Vec<Event>, e: Event) -> bool {
 fn ev_warn(reason: &'static str, message: &str) -> Event {
     ev_warn_owned(reason, message.to_string())
 }
-fn ev_warn_owned(reason: &'static str, message: String) -> Event {
+fn ev_warn_owned(reason: &str, message: String) -> Event {
     Event {
-        kind: "Warning",
-        reason,
+        kind: "Warning".into(),
+        reason: reason.into(),
         message,
     }
 }
 fn ev_normal(reason: &'static str, message: &str) -> Event {
     ev_normal_owned(reason, message.to_string())
 }
-fn ev_normal_owned(reason: &'static str, message: String) -> Event {
+fn ev_normal_owned(reason: &str, message: String) -> Event {
     Event {
-        kind: "Normal",
-        reason,
+        kind: "Normal".into(),
+        reason: reason.into(),
         message,
     }
 }
@@ -1443,7 +1443,7 @@ fn sim_claim(ix: &Index, c: &Pvc, uid: String, origin: Origin) -> SimPvc {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClaimOutcome {
     pub namespace: String,
@@ -1460,7 +1460,7 @@ pub struct ClaimOutcome {
     pub order_dependent: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VolumeOutcome {
     pub name: String,
@@ -1473,10 +1473,10 @@ pub struct VolumeOutcome {
     pub events: Vec<Event>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SimReport {
-    pub schema: &'static str,
+    pub schema: String,
     pub converged: bool,
     pub claims: Vec<ClaimOutcome>,
     pub volumes: Vec<VolumeOutcome>,

@@ -80,7 +80,7 @@ fn seed_scenarios_are_caught_at_the_right_lines() {
             "{file}: expected {sev:?} {rule} at line {line}; got {:#?}",
             r.findings
                 .iter()
-                .map(|f| (f.rule, f.location.line, f.severity))
+                .map(|f| (f.rule.as_str(), f.location.line, f.severity))
                 .collect::<Vec<_>>()
         );
     }

@@ -156,7 +156,7 @@ fn a_broken_document_does_not_hide_the_others() {
     let rules: Vec<(&str, u32)> = r
         .findings
         .iter()
-        .map(|f| (f.rule, f.location.line))
+        .map(|f| (f.rule.as_str(), f.location.line))
         .collect();
     assert!(rules.contains(&("invalid-nfs-server", 5)), "{rules:?}");
     assert!(rules.contains(&("parse-error", 8)), "{rules:?}");

@@ -1,87 +1,118 @@
-//! pvlint's lint core for JavaScript, via wasm-bindgen (`wasm-bindgen --target web`).
+//! pvlint's lint core as WebAssembly, built from one crate three ways:
 //!
-//! Every function takes and returns JSON text, in the same schema as
-//! `pvlint lint --format json` (docs/json-schema.md), so browser, CLI and any other host
-//! give byte-identical results for the same input.
+//! - `wasm32-unknown-unknown` + `wasm-bindgen --target web|no-modules`: the JavaScript package
+//!   and the playground ([`browser`]): functions taking and returning plain JS objects.
+//! - `wasm32-wasip1`: a core module with a small JSON ABI for any WASI host ([`abi`],
+//!   documented in docs/embedding.md). The `pvlint --engine wasm` harness runs it under wasmtime.
+//! - natively, the same request handling is tested like any Rust code.
+//!
+//! All three produce the JSON that `pvlint lint --format json` prints, byte for byte.
+
+#[cfg(target_os = "wasi")]
+pub mod abi;
+#[cfg(not(target_os = "wasi"))]
+pub mod browser;
 
 use pvlint_core::{Options, Source};
 use serde::Deserialize;
-use wasm_bindgen::prelude::*;
 
-#[derive(Deserialize)]
-struct InputSource {
-    name: String,
-    text: String,
+/// A named manifest text.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputSource {
+    pub name: String,
+    pub text: String,
 }
 
-/// The JSON report for `sources_json` (`[{"name": ..., "text": ...}, ...]`) and `options_json`
-/// (`{"kubeVersion": "1.31", "complete": false}`, fields optional). Bad JSON input gives an
-/// error string naming the problem, never a panic.
-#[wasm_bindgen]
-pub fn lint(sources_json: &str, options_json: &str) -> Result<String, JsError> {
-    lint_json(sources_json, options_json).map_err(|e| JsError::new(&e))
+/// What every entry point takes: manifests, the optional cluster state, and options.
+#[derive(Debug, Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Request {
+    pub sources: Vec<InputSource>,
+    pub cluster: Vec<InputSource>,
+    pub options: Options,
+    /// Lint each source on its own (`pvlint lint --each-file`).
+    pub each_file: bool,
 }
 
-/// Every rule with its documentation, as JSON.
-#[wasm_bindgen]
-pub fn rules() -> String {
-    pvlint_core::render::rules_json(pvlint_core::rules())
+impl Request {
+    pub fn parse(json: &str) -> Result<Request, String> {
+        serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))
+    }
+
+    fn sources(list: &[InputSource]) -> Vec<Source> {
+        list.iter()
+            .map(|s| Source::new(s.name.clone(), s.text.clone()))
+            .collect()
+    }
+
+    pub fn lint(&self) -> pvlint_core::Report {
+        let sources = Self::sources(&self.sources);
+        let cluster = Self::sources(&self.cluster);
+        if self.each_file {
+            pvlint_core::lint_each(&sources, &cluster, &self.options)
+        } else {
+            pvlint_core::lint_with_cluster(&sources, &cluster, &self.options)
+        }
+    }
+
+    pub fn simulate(&self) -> pvlint_core::sim::SimReport {
+        pvlint_core::simulate(
+            &Self::sources(&self.sources),
+            &Self::sources(&self.cluster),
+            &self.options,
+        )
+    }
 }
 
-/// One rule's documentation as Markdown, or `undefined` for an unknown id.
-#[wasm_bindgen]
-pub fn explain(id: &str) -> Option<String> {
-    pvlint_core::rules::find(id).map(pvlint_core::render::explain)
+/// `{"error": "..."}`, the answer to a request that cannot be served.
+pub fn error_json(message: &str) -> String {
+    let mut s = serde_json::json!({ "error": message }).to_string();
+    s.push('\n');
+    s
 }
 
-/// The version of the lint core.
-#[wasm_bindgen]
-pub fn version() -> String {
-    pvlint_core::VERSION.to_string()
+/// The lint report for a JSON request, as `pvlint lint --format json` prints it.
+pub fn lint_json(request: &str) -> String {
+    match Request::parse(request) {
+        Ok(r) => pvlint_core::render::json(&r.lint()),
+        Err(e) => error_json(&e),
+    }
 }
 
-/// The pure part of [`lint`], testable natively.
-pub fn lint_json(sources_json: &str, options_json: &str) -> Result<String, String> {
-    let inputs: Vec<InputSource> = serde_json::from_str(sources_json)
-        .map_err(|e| format!("sources: {e} (expected [{{\"name\": ..., \"text\": ...}}])"))?;
-    let options: Options = if options_json.trim().is_empty() {
-        Options::default()
-    } else {
-        serde_json::from_str(options_json).map_err(|e| format!("options: {e}"))?
-    };
-    let sources: Vec<Source> = inputs
-        .into_iter()
-        .map(|s| Source::new(s.name, s.text))
-        .collect();
-    Ok(pvlint_core::render::json(&pvlint_core::lint(
-        &sources, &options,
-    )))
+/// The simulation for a JSON request, as `pvlint simulate --format json` prints it.
+pub fn simulate_json(request: &str) -> String {
+    match Request::parse(request) {
+        Ok(r) => pvlint_core::render::simulation_json(&r.simulate()),
+        Err(e) => error_json(&e),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const PV: &str = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: a}\nspec:\n  nfs: {server: 1.2.3.4.5, path: /}\n";
+
     #[test]
     fn same_json_as_the_core() {
-        let text = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: a}\nspec:\n  nfs: {server: 1.2.3.4.5, path: /}\n";
-        let out = lint_json(r#"[{"name": "a.yaml", "text": "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: a}\nspec:\n  nfs: {server: 1.2.3.4.5, path: /}\n"}]"#, "{}").unwrap();
+        let req = serde_json::json!({"sources": [{"name": "a.yaml", "text": PV}]}).to_string();
         let native = pvlint_core::render::json(&pvlint_core::lint(
-            &[Source::new("a.yaml", text)],
+            &[Source::new("a.yaml", PV)],
             &Options::default(),
         ));
-        assert_eq!(out, native);
-        assert!(out.contains("invalid-nfs-server"));
+        assert_eq!(lint_json(&req), native);
+        assert!(native.contains("invalid-nfs-server"));
     }
 
     #[test]
-    fn bad_input_is_an_error_not_a_panic() {
-        assert!(lint_json("not json", "")
-            .unwrap_err()
-            .starts_with("sources:"));
-        let e = lint_json("[]", r#"{"kubeVersion": "two"}"#).unwrap_err();
+    fn bad_requests_are_errors_not_panics() {
+        assert!(lint_json("not json").contains("\"error\":\"invalid request"));
+        let e = lint_json(r#"{"sources": [], "options": {"kubeVersion": "two"}}"#);
         assert!(e.contains("not a Kubernetes version"), "{e}");
-        let e = lint_json("[]", r#"{"bogus": 1}"#).unwrap_err();
+        let e = lint_json(r#"{"sources": [], "bogus": 1}"#);
         assert!(e.contains("unknown field"), "{e}");
+        let e = simulate_json(r#"{"sources": [{"name": "x"}]}"#);
+        assert!(e.contains("missing field `text`"), "{e}");
     }
 }

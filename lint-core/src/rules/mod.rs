@@ -126,8 +126,8 @@ impl Sink<'_> {
         message: String,
     ) -> &mut Finding {
         self.out.push(Finding {
-            rule: self.rule.id,
-            family: self.rule.family.as_str(),
+            rule: self.rule.id.to_string(),
+            family: self.rule.family.as_str().to_string(),
             severity: self.rule.severity,
             message,
             object,
