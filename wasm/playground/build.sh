@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the JavaScript package (wasm/pkg, ES module for bundlers and browsers) and the
+# playground (wasm/playground/dist/index.html: one self-contained page).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+want=0.2.130
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  echo "wasm-bindgen $want is needed (found: ${have:-none}): cargo install wasm-bindgen-cli --version $want" >&2
+  exit 2
+fi
+cargo build -p pvlint-wasm --target wasm32-unknown-unknown --profile wasm-release
+wasm=target/wasm32-unknown-unknown/wasm-release/pvlint_wasm.wasm
+wasm-bindgen --target web --out-dir wasm/pkg "$wasm"
+glue=target/playground-glue
+rm -rf "$glue" && mkdir -p "$glue"
+wasm-bindgen --target no-modules --out-dir "$glue" "$wasm"
+opt=wasm/playground/node_modules/.bin/wasm-opt
+if [ -x "$opt" ]; then
+  for f in wasm/pkg/pvlint_wasm_bg.wasm "$glue/pvlint_wasm_bg.wasm"; do
+    "$opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --strip-debug --strip-producers "$f" -o "$f"
+  done
+else
+  echo "note: wasm-opt not found (run npm ci in wasm/playground); the module is not size-optimised" >&2
+fi
+node wasm/playground/build.mjs "$glue" wasm/playground/dist
