@@ -42,7 +42,7 @@ fn main() {
             "--target",
             "wasm32-wasip1",
             "--profile",
-            "wasm-release",
+            "wasi-release",
             "--target-dir",
         ])
         .arg(&target_dir);
@@ -61,12 +61,12 @@ fn main() {
         panic!(
             "building the WASI core module failed. Install the target with `rustup target add wasm32-wasip1`, \
              or set PVLINT_WASI_MODULE to a module built with \
-             `cargo build -p pvlint-wasm --target wasm32-wasip1 --profile wasm-release`"
+             `cargo build -p pvlint-wasm --target wasm32-wasip1 --profile wasi-release`"
         );
     }
     let built = target_dir
         .join("wasm32-wasip1")
-        .join("wasm-release")
+        .join("wasi-release")
         .join("pvlint_wasm.wasm");
     fs::copy(&built, &dest).unwrap_or_else(|e| panic!("{}: {e}", built.display()));
 }

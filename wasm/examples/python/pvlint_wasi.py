@@ -4,7 +4,7 @@
     pip install wasmtime
     python3 pvlint_wasi.py pvlint_wasm.wasm manifests.yaml [more.yaml ...]
 
-The module is the one `cargo build -p pvlint-wasm --target wasm32-wasip1 --profile wasm-release`
+The module is the one `cargo build -p pvlint-wasm --target wasm32-wasip1 --profile wasi-release`
 builds; its ABI is described in docs/embedding.md.
 """
 import json
