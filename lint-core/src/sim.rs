@@ -741,7 +741,7 @@ impl World {
             return self.set_claim(
                 i,
                 ClaimPhase::Lost,
-                Some(ev_warn("ClaimLost", "Bound claim has lost reference to PersistentVolume. Data on the volume is lost!")),
+                Some(warning("ClaimLost", "Bound claim has lost reference to PersistentVolume. Data on the volume is lost!")),
                 Cause::NoVolumeName,
                 "it carries pv.kubernetes.io/bind-completed but has no spec.volumeName".into(),
             );
@@ -750,7 +750,7 @@ impl World {
             return self.set_claim(
                 i,
                 ClaimPhase::Lost,
-                Some(ev_warn(
+                Some(warning(
                     "ClaimLost",
                     "Bound claim has lost its PersistentVolume. Data on the volume is lost!",
                 )),
@@ -785,7 +785,7 @@ impl World {
                 self.set_claim(
                     i,
                     ClaimPhase::Lost,
-                    Some(ev_warn("ClaimMisbound", "Two claims are bound to the same volume, this one is bound incorrectly")),
+                    Some(warning("ClaimMisbound", "Two claims are bound to the same volume, this one is bound incorrectly")),
                     cause,
                     why,
                 )
@@ -808,7 +808,7 @@ impl World {
             }
             return self.pending(
                 i,
-                Some(ev_normal("WaitForFirstConsumer", "waiting for first consumer to be created before binding")),
+                Some(normal("WaitForFirstConsumer", "waiting for first consumer to be created before binding")),
                 format!("StorageClass {class_name} binds on first consumer (WaitForFirstConsumer) and no pod in the input uses the claim"),
             );
         }
@@ -833,7 +833,7 @@ impl World {
         if class_name.is_empty() {
             return self.pending(
                 i,
-                Some(ev_normal(
+                Some(normal(
                     "FailedBinding",
                     "no persistent volumes available for this claim and no storage class is set",
                 )),
@@ -857,7 +857,7 @@ impl World {
         match class {
             None => self.pending(
                 i,
-                Some(ev_warn_owned("ProvisioningFailed", format!("storageclass.storage.k8s.io \"{class_name}\" not found"))),
+                Some(warning("ProvisioningFailed", format!("storageclass.storage.k8s.io \"{class_name}\" not found"))),
                 format!("no static volume of class \"{class_name}\" matches it, and StorageClass {class_name} does not exist"),
             ),
             Some(sc) if sc.provisioner.as_deref() == Some(kube::NO_PROVISIONER) => self.pending(
@@ -874,7 +874,7 @@ impl World {
                     }
                 });
                 let event = (!provisioner.starts_with("kubernetes.io/") && !sc.assumed && sc.provisioner.is_some()).then(|| {
-                    ev_normal_owned(
+                    normal(
                         "ExternalProvisioning",
                         format!("Waiting for a volume to be created either by the external provisioner '{provisioner}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered."),
                     )
@@ -906,7 +906,7 @@ impl World {
                         let detail = m.detail();
                         self.pending(
                             i,
-                            Some(ev_warn_owned("VolumeMismatch", msg)),
+                            Some(warning("VolumeMismatch", msg)),
                             format!("it names volume {vol}, but {detail}"),
                         )
                     }
@@ -927,7 +927,7 @@ impl World {
                 };
                 self.pending(
                     i,
-                    Some(ev_warn_owned(
+                    Some(warning(
                         "FailedBinding",
                         format!("volume \"{vol}\" already bound to a different claim."),
                     )),
@@ -1227,10 +1227,7 @@ impl World {
                     pv.storage = Storage::Recycled;
                     pv.claim_ref = None;
                     pv.phase = VolumePhase::Available;
-                    push_event(
-                        &mut pv.events,
-                        ev_normal("VolumeRecycled", "Volume recycled"),
-                    );
+                    push_event(&mut pv.events, normal("VolumeRecycled", "Volume recycled"));
                 }
             }
             ReclaimPolicy::Delete => {
@@ -1315,7 +1312,7 @@ impl World {
 
 fn fail(pv: &mut SimPv, reason: &'static str, message: String) {
     pv.phase = VolumePhase::Failed;
-    push_event(&mut pv.events, ev_warn_owned(reason, message));
+    push_event(&mut pv.events, warning(reason, message));
 }
 
 fn push_event(events: &mut Vec<Event>, e: Event) -> bool {
@@ -1327,25 +1324,20 @@ fn push_event(events: &mut Vec<Event>, e: Event) -> bool {
     }
 }
 
-fn ev_warn(reason: &'static str, message: &str) -> Event {
-    ev_warn_owned(reason, message.to_string())
-}
-fn ev_warn_owned(reason: &str, message: String) -> Event {
+fn event(kind: &str, reason: &str, message: impl Into<String>) -> Event {
     Event {
-        kind: "Warning".into(),
+        kind: kind.into(),
         reason: reason.into(),
-        message,
+        message: message.into(),
     }
 }
-fn ev_normal(reason: &'static str, message: &str) -> Event {
-    ev_normal_owned(reason, message.to_string())
+
+fn warning(reason: &str, message: impl Into<String>) -> Event {
+    event("Warning", reason, message)
 }
-fn ev_normal_owned(reason: &str, message: String) -> Event {
-    Event {
-        kind: "Normal".into(),
-        reason: reason.into(),
-        message,
-    }
+
+fn normal(reason: &str, message: impl Into<String>) -> Event {
+    event("Normal", reason, message)
 }
 
 /// (namespace, claim name) of every claim a workload in the input mounts.
