@@ -9,8 +9,9 @@ pub const RULE: Rule = Rule {
         what: "Finds PersistentVolumes with `persistentVolumeReclaimPolicy: Delete` whose source is an in-tree \
                volume type that is not served through CSI migration (nfs, hostPath, local, rbd, cephfs, iscsi, \
                fc, glusterfs, flexVolume, ...) and that no external provisioner created.",
-        why: "HonorPVReclaimPolicy and its finalizer cover only CSI and CSI-migrated volumes: deleting the PV \
-              object before its claim always leaks the storage of an in-tree volume. And for types without an \
+                why: "HonorPVReclaimPolicy's finalizers cover CSI and CSI-migrated volumes, and in-tree volumes only \
+              when kube-controller-manager provisioned them itself (`kubernetes.io/pv-controller`): deleting the \
+              PV object of any other in-tree volume before its claim leaks the storage. And for types without an \
               in-tree deleter (nfs, local, iscsi, fc, cephfs) Delete does nothing useful at all: when the claim is \
               deleted the PV goes `Failed` with Warning `VolumeFailedDelete` (\"error getting deleter volume \
               plugin for volume ...: no volume plugin matched\") and the data stays.",
@@ -33,15 +34,29 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         let Some(src) = &pv.source else { continue };
         let Some(t) = kube::in_tree_source(&src.kind) else { continue };
-        if t.csi_migrated || pv.provisioned_by.as_ref().is_some_and(|p| !p.value.starts_with("kubernetes.io/")) {
+                if t.csi_migrated || pv.provisioned_by.as_ref().is_some_and(|p| !p.value.starts_with("kubernetes.io/")) {
             continue;
         }
-        let mut msg = format!(
-            "PersistentVolume {} is an in-tree {} volume with reclaimPolicy Delete: no finalizer ever protects in-tree volumes, so deleting the PV before its claim leaks {}",
-            pv.name,
-            src.kind,
-            pv.backing_storage()
-        );
+        if pv.finalizers.iter().any(|f| f == kube::FINALIZER_PV_CONTROLLER) {
+            continue;
+        }
+        let in_tree_provisioned = pv.provisioned_by.is_some();
+        let mut msg = if in_tree_provisioned {
+            format!(
+                "PersistentVolume {} is an in-tree {} volume with reclaimPolicy Delete and no {} finalizer: deleting the PV before its claim leaks {}",
+                pv.name,
+                src.kind,
+                kube::FINALIZER_PV_CONTROLLER,
+                pv.backing_storage()
+            )
+        } else {
+            format!(
+                "PersistentVolume {} is a statically created in-tree {} volume with reclaimPolicy Delete: no finalizer protects it (the external-provisioner's covers CSI volumes, kube-controller-manager's only volumes it provisioned), so deleting the PV before its claim leaks {}",
+                pv.name,
+                src.kind,
+                pv.backing_storage()
+            )
+        };
         if NO_DELETER.contains(&src.kind.as_str()) {
             msg.push_str(&format!(
                 "; and there is no in-tree deleter for {}: when the claim is deleted the PV goes Failed (Warning VolumeFailedDelete \"error getting deleter volume plugin for volume \\\"{}\\\": no volume plugin matched\") and the data stays",
