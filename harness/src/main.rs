@@ -147,7 +147,7 @@ fn main() -> ExitCode {
                 RulesFormat::Table => render::rules_table(),
                 RulesFormat::Markdown => render::rules_markdown(),
                 RulesFormat::Json => {
-                    let mut s = serde_json_rules();
+                    let mut s = render::rules_json(pvlint_core::rules());
                     s.push('\n');
                     s
                 }
@@ -168,11 +168,6 @@ fn main() -> ExitCode {
             }
         },
     }
-}
-
-fn serde_json_rules() -> String {
-    let rules: Vec<&pvlint_core::Rule> = pvlint_core::rules().to_vec();
-    pvlint_core::render::rules_json(&rules)
 }
 
 /// Writes to stdout; a closed pipe (`pvlint ... | head`) is not an error.

@@ -82,3 +82,19 @@ pub fn pool(n: usize) -> Vec<Source> {
         Source::new("claims.yaml", claims),
     ]
 }
+
+/// The worst case for unbindable-claim: `n` claims that all stay Pending against `n` volumes
+/// that are each too small.
+#[allow(dead_code)]
+pub fn shortfall(n: usize) -> Vec<Source> {
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!(
+            "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: pv-{i}\nspec:\n  accessModes: [ReadWriteOnce]\n  capacity:\n    storage: 1Gi\n  storageClassName: \"\"\n  nfs: {{server: 10.0.0.1, path: /e/{i}}}\n---\n"
+        ));
+        text.push_str(&format!(
+            "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: c-{i}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 5Gi\n  storageClassName: \"\"\n---\n"
+        ));
+    }
+    vec![Source::new("shortfall.yaml", text)]
+}

@@ -7,7 +7,7 @@ use pvlint_core::{lint, Options};
 
 #[path = "corpus.rs"]
 mod corpus;
-use corpus::{corpus, pool};
+use corpus::{corpus, pool, shortfall};
 
 fn bench_sim(c: &mut Criterion) {
     let sources = pool(10_000);
@@ -40,6 +40,19 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(bytes as u64));
     g.bench_function("20k-objects", |b| {
         b.iter(|| lint(&sources, &Options::default()))
+    });
+    // 10,000 claims left Pending against 10,000 too-small volumes: no quadratic search.
+    let pending = shortfall(10_000);
+    let r = lint(&pending, &Options::default());
+    assert_eq!(
+        r.findings
+            .iter()
+            .filter(|f| f.rule == "unbindable-claim")
+            .count(),
+        10_000
+    );
+    g.bench_function("10k-unbindable-claims", |b| {
+        b.iter(|| lint(&pending, &Options::default()))
     });
     g.finish();
 }

@@ -338,20 +338,6 @@ pub fn attachability(ix: &Index, pvc: &Pvc) -> Attach {
     }
 }
 
-/// The claim a workload's `claimName` refers to, in the workload's namespace.
-pub fn claim<'a>(ix: &'a Index, namespace: &str, name: &str) -> Option<&'a Pvc> {
-    ix.pvc(namespace, name)
-}
-
-/// A class under which no volume is ever provisioned dynamically ("" or kubernetes.io/no-provisioner).
-pub fn is_unprovisionable_static(ix: &Index, class: &str) -> bool {
-    class.is_empty()
-        || ix
-            .class(class)
-            .and_then(|c| c.provisioner.as_ref())
-            .is_some_and(|p| p.value == kube::NO_PROVISIONER)
-}
-
 /// How a claim and a volume name each other before binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PreBound {

@@ -78,18 +78,11 @@ impl Index {
         }
         for doc in docs {
             let Some(root) = doc.root else { continue };
-            self.load_object(sid, doc.index, None, root, String::new());
+            self.load_object(sid, doc.index, root);
         }
     }
 
-    fn load_object(
-        &mut self,
-        sid: SourceId,
-        document: usize,
-        item: Option<usize>,
-        root: Node,
-        prefix: String,
-    ) {
+    fn load_object(&mut self, sid: SourceId, document: usize, root: Node) {
         let Some(map) = root.as_map() else {
             if !root.is_null() {
                 self.parse_diag(sid, document, root.span, format!(
@@ -138,14 +131,8 @@ impl Index {
                     ..
                 }) = items
                 {
-                    for (i, it) in items.into_iter().enumerate() {
-                        self.load_object(
-                            sid,
-                            document,
-                            Some(i),
-                            it,
-                            format!("{prefix}items[{i}]."),
-                        );
+                    for it in items {
+                        self.load_object(sid, document, it);
                     }
                 }
             }
@@ -172,13 +159,11 @@ impl Index {
         self.objects.push(Object {
             source: sid,
             document,
-            item,
             api_version,
             kind,
             name,
             namespace,
             root,
-            prefix,
         });
     }
 

@@ -6,10 +6,6 @@ use std::fmt;
 pub const ANN_BIND_COMPLETED: &str = "pv.kubernetes.io/bind-completed";
 pub const ANN_BOUND_BY_CONTROLLER: &str = "pv.kubernetes.io/bound-by-controller";
 pub const ANN_PROVISIONED_BY: &str = "pv.kubernetes.io/provisioned-by";
-pub const ANN_MIGRATED_TO: &str = "pv.kubernetes.io/migrated-to";
-pub const ANN_SELECTED_NODE: &str = "volume.kubernetes.io/selected-node";
-pub const ANN_STORAGE_PROVISIONER: &str = "volume.kubernetes.io/storage-provisioner";
-pub const ANN_BETA_STORAGE_PROVISIONER: &str = "volume.beta.kubernetes.io/storage-provisioner";
 pub const ANN_BETA_STORAGE_CLASS: &str = "volume.beta.kubernetes.io/storage-class";
 pub const ANN_DEFAULT_CLASS: &str = "storageclass.kubernetes.io/is-default-class";
 pub const ANN_BETA_DEFAULT_CLASS: &str = "storageclass.beta.kubernetes.io/is-default-class";
@@ -99,7 +95,7 @@ impl fmt::Display for AccessModes {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum VolumeMode {
     Filesystem,
     Block,

@@ -69,15 +69,76 @@ pub fn lint(sources: &[Source], options: &Options) -> Report {
 /// Lints `sources` as if applied onto the cluster whose objects `cluster` holds (the output of
 /// `kubectl get pv,pvc,storageclass,csidriver -A -o yaml`).
 pub fn lint_with_cluster(sources: &[Source], cluster: &[Source], options: &Options) -> Report {
-    let index = index::Index::build(sources);
     let cluster_index = index::Index::build(cluster);
-    let world = sim::simulate(&cluster_index, &index, options);
+    let mut run = run_rules(sources, &cluster_index, !cluster.is_empty(), options);
+    report_cluster_problems(cluster, &cluster_index, &mut run.findings);
+    run.into_report(sources.len(), options)
+}
+
+/// Lints every source on its own (objects in one source do not see objects in another), all
+/// onto the same cluster state, and merges the results into one report, in source order.
+pub fn lint_each(sources: &[Source], cluster: &[Source], options: &Options) -> Report {
+    let cluster_index = index::Index::build(cluster);
+    let mut all = Run::default();
+    for s in sources {
+        let run = run_rules(
+            std::slice::from_ref(s),
+            &cluster_index,
+            !cluster.is_empty(),
+            options,
+        );
+        all.findings.extend(run.findings);
+        all.documents += run.documents;
+        all.objects += run.objects;
+    }
+    report_cluster_problems(cluster, &cluster_index, &mut all.findings);
+    all.into_report(sources.len(), options)
+}
+
+/// Findings of one rule run, before the report is assembled.
+#[derive(Default)]
+struct Run {
+    findings: Vec<Finding>,
+    documents: usize,
+    objects: usize,
+}
+
+impl Run {
+    fn into_report(self, sources: usize, options: &Options) -> Report {
+        let count = |s: Severity| self.findings.iter().filter(|f| f.severity == s).count();
+        let summary = Summary {
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
+            infos: count(Severity::Info),
+            sources,
+            documents: self.documents,
+            objects: self.objects,
+        };
+        Report {
+            schema: SCHEMA.to_string(),
+            version: VERSION.to_string(),
+            options: options.clone(),
+            findings: self.findings,
+            summary,
+        }
+    }
+}
+
+/// Runs every rule over `sources` applied onto the cluster; findings sorted, one per root cause.
+fn run_rules(
+    sources: &[Source],
+    cluster_index: &index::Index,
+    cluster_given: bool,
+    options: &Options,
+) -> Run {
+    let index = index::Index::build(sources);
+    let world = sim::simulate(cluster_index, &index, options);
     let ctx = rules::Context {
         sources,
         index: &index,
         options,
         sim: &world,
-        cluster_known: !cluster.is_empty() || options.complete,
+        cluster_known: cluster_given || options.complete,
     };
     let mut findings = Vec::new();
     for rule in rules::ALL {
@@ -120,59 +181,29 @@ pub fn lint_with_cluster(sources: &[Source], cluster: &[Source], options: &Optio
         Some((key, false)) => !primary.contains(key) && seen.insert(key.clone()),
         _ => true,
     });
-    // Problems in the cluster-state input itself.
+    Run {
+        findings,
+        documents: index.documents,
+        objects: index.objects.len(),
+    }
+}
+
+/// Documents of the cluster state that could not be read, reported once by the parse-error rule.
+fn report_cluster_problems(
+    cluster: &[Source],
+    cluster_index: &index::Index,
+    out: &mut Vec<Finding>,
+) {
+    let rule = rules::find("parse-error").expect("the parse-error rule is registered");
+    let mut sink = rules::Sink { rule, out };
     for d in cluster_index
         .diags
         .iter()
         .filter(|d| d.kind == model::DiagKind::Parse)
     {
-        findings.push(Finding {
-            rule: "parse-error".into(),
-            family: "validity".into(),
-            severity: d.severity,
-            message: format!("cluster state: {}", d.message),
-            object: None,
-            path: d.field.path.clone(),
-            location: Location::new(&cluster[d.source].name, d.document, d.field.span),
-            help: d.help.clone(),
-            suggestion: None,
-            related: Vec::new(),
-            cause: None,
-        });
+        let f = sink.report_diag(&cluster[d.source].name, d);
+        f.message = format!("cluster state: {}", f.message);
     }
-    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
-    let summary = Summary {
-        errors: count(Severity::Error),
-        warnings: count(Severity::Warning),
-        infos: count(Severity::Info),
-        sources: sources.len(),
-        documents: index.documents,
-        objects: index.objects.len(),
-    };
-    Report {
-        schema: SCHEMA.to_string(),
-        version: VERSION.to_string(),
-        options: options.clone(),
-        findings,
-        summary,
-    }
-}
-
-/// Lints every source on its own (objects in one source do not see objects in another) and
-/// merges the results into one report, in source order.
-pub fn lint_each(sources: &[Source], cluster: &[Source], options: &Options) -> Report {
-    let mut merged = lint(&[], options);
-    for s in sources {
-        let r = lint_with_cluster(std::slice::from_ref(s), cluster, options);
-        merged.findings.extend(r.findings);
-        merged.summary.errors += r.summary.errors;
-        merged.summary.warnings += r.summary.warnings;
-        merged.summary.infos += r.summary.infos;
-        merged.summary.documents += r.summary.documents;
-        merged.summary.objects += r.summary.objects;
-    }
-    merged.summary.sources = sources.len();
-    merged
 }
 
 /// Simulates the PV controller over `sources` applied onto `cluster`.

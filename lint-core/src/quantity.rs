@@ -146,16 +146,6 @@ impl Quantity {
         m
     }
 
-    /// Approximate value, for display only.
-    pub fn approx(&self) -> f64 {
-        let v = self.mantissa as f64 * 10f64.powi(self.exp10) * 2f64.powi(self.exp2 as i32);
-        if self.negative {
-            -v
-        } else {
-            v
-        }
-    }
-
     fn cmp_magnitude(&self, other: &Quantity) -> Ordering {
         if self.mantissa == 0 || other.mantissa == 0 {
             return self.mantissa.cmp(&other.mantissa);

@@ -142,8 +142,6 @@ pub struct SimPv {
     pub storage: Storage,
     pub events: Vec<Event>,
     pub cause: Option<Cause>,
-    /// The object is gone from the API (deleted by a provisioner after reclaim).
-    pub deleted: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -565,7 +563,6 @@ impl World {
             .pvs
             .iter()
             .enumerate()
-            .filter(|(_, p)| !p.deleted)
             .map(|(i, p)| (p.name.clone(), i))
             .collect();
         self.claim_by_key = self
@@ -580,9 +577,6 @@ impl World {
         let mut b = Buckets::default();
         let mut groups = BTreeSet::new();
         for (i, p) in self.pvs.iter().enumerate() {
-            if p.deleted {
-                continue;
-            }
             groups.insert(p.modes);
             if let Some((ns, n, _)) = &p.claim_ref {
                 b.reserved
@@ -607,6 +601,11 @@ impl World {
         if let Some(p) = self.pvs.iter_mut().find(|p| p.name == name) {
             p.claim_ref = None;
         }
+    }
+
+    /// A simulated volume by name.
+    pub fn pv(&self, name: &str) -> Option<&SimPv> {
+        self.pv_by_name.get(name).map(|&i| &self.pvs[i])
     }
 
     /// A simulated claim by namespace and name.
@@ -730,10 +729,7 @@ impl World {
     }
 
     fn pv_index(&self, name: &str) -> Option<usize> {
-        self.pv_by_name
-            .get(name)
-            .copied()
-            .filter(|&i| !self.pvs[i].deleted)
+        self.pv_by_name.get(name).copied()
     }
 
     fn sync_bound_claim(&mut self, i: usize) -> bool {
@@ -985,8 +981,7 @@ impl World {
                 .copied()
                 .filter(|&p| {
                     let pv = &self.pvs[p];
-                    !pv.deleted
-                        && pv.modes.contains(c.modes)
+                    pv.modes.contains(c.modes)
                         && fits(pv)
                         && pv.claim_ref.as_ref().is_some_and(|(ns, n, uid)| {
                             *ns == c.namespace && *n == c.name && (uid.is_empty() || *uid == c.uid)
@@ -1027,12 +1022,14 @@ impl World {
         provisioner: &str,
         event: Option<Event>,
     ) -> bool {
+        let uid = self.fresh_uid();
         let c = &self.claims[i];
         let name = format!("pvc-{}", c.uid);
+        let in_tree = kube::in_tree_provisioner_source(provisioner);
         let is_csi = !provisioner.starts_with("kubernetes.io/");
         let pv = SimPv {
             name: name.clone(),
-            uid: String::new(),
+            uid,
             origin: Origin::Provisioned,
             class: sc.name.clone(),
             capacity: c.request.clone(),
@@ -1042,10 +1039,9 @@ impl World {
             claim_ref: None,
             provisioned_by: Some(provisioner.to_string()),
             bound_by_controller: true,
-            source_kind: if is_csi {
-                "csi".into()
-            } else {
-                provisioner.trim_start_matches("kubernetes.io/").into()
+            source_kind: match in_tree {
+                Some(src) => src.field.to_string(),
+                None => "csi".into(),
             },
             csi_driver: is_csi.then(|| provisioner.to_string()),
             host_path: None,
@@ -1058,11 +1054,9 @@ impl World {
             },
             events: Vec::new(),
             cause: None,
-            deleted: false,
         };
-        let uid = self.fresh_uid();
         self.pv_by_name.insert(name, self.pvs.len());
-        self.pvs.push(SimPv { uid, ..pv });
+        self.pvs.push(pv);
         let p = self.pvs.len() - 1;
         if let Some(e) = event {
             push_event(&mut self.claims[i].events, e);
@@ -1144,9 +1138,6 @@ impl World {
     // ---- volumes ------------------------------------------------------------------
 
     fn sync_volume(&mut self, p: usize) -> bool {
-        if self.pvs[p].deleted {
-            return false;
-        }
         let Some((ns, name, uid)) = self.pvs[p].claim_ref.clone() else {
             return self.set_pv_phase(p, VolumePhase::Available);
         };
@@ -1399,7 +1390,6 @@ fn sim_pv(ix: &Index, pv: &Pv, uid: String, origin: Origin, live: bool) -> SimPv
         storage: Storage::Kept,
         events: Vec::new(),
         cause: None,
-        deleted: false,
     }
 }
 

@@ -140,3 +140,60 @@ fn docs_examples_are_the_fixtures() {
         );
     }
 }
+
+/// One root cause, one rule: a claimRef with a uid makes the volume Released (stale-claim-ref-uid),
+/// so claim-ref-conflict must not also call it "Available yet reserved".
+#[test]
+fn a_stale_claim_ref_is_not_also_a_conflict() {
+    let text = r#"# A claimRef with a uid makes the volume Released (stale-claim-ref-uid says so), not
+# "Available yet reserved": claim-ref-conflict stays quiet.
+apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: pv-a
+spec:
+  accessModes: [ReadWriteOnce]
+  capacity:
+    storage: 5Gi
+  claimRef:
+    namespace: app
+    name: data
+    uid: 9cb4adcc-01ba-4a4f-9bf0-205bcb3a9b9e
+  nfs:
+    server: 10.0.0.5
+    path: /exports/a
+  persistentVolumeReclaimPolicy: Retain
+  storageClassName: ""
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: pv-b
+spec:
+  accessModes: [ReadWriteOnce]
+  capacity:
+    storage: 5Gi
+  nfs:
+    server: 10.0.0.5
+    path: /exports/b
+  persistentVolumeReclaimPolicy: Retain
+  storageClassName: ""
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: data
+  namespace: app
+spec:
+  accessModes: [ReadWriteOnce]
+  resources:
+    requests:
+      storage: 5Gi
+  storageClassName: ""
+  volumeName: pv-b
+"#;
+    let r = pvlint_core::lint(&[Source::new("m.yaml", text)], &Options::default());
+    let rules: Vec<&str> = r.findings.iter().map(|f| f.rule.as_str()).collect();
+    assert!(rules.contains(&"stale-claim-ref-uid"), "{rules:?}");
+    assert!(!rules.contains(&"claim-ref-conflict"), "{rules:?}");
+}

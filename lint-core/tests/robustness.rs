@@ -243,3 +243,20 @@ fn empty_and_comment_only_inputs_are_fine() {
         assert!(r.findings.is_empty(), "{text:?}: {:#?}", r.findings);
     }
 }
+
+#[test]
+fn a_broken_cluster_state_is_reported_once_even_file_by_file() {
+    let a = Source::new("a.yaml", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: a}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: \"\"\n  resources: {requests: {storage: 1Gi}}\n");
+    let b = Source::new("b.yaml", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: b}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: \"\"\n  resources: {requests: {storage: 1Gi}}\n");
+    let cluster = Source::new("live.yaml", "apiVersion: v1\nkind: List\nitems: [\n");
+    let r = pvlint_core::lint_each(&[a, b], std::slice::from_ref(&cluster), &Options::default());
+    let cluster_errors: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.location.file == "live.yaml")
+        .collect();
+    assert_eq!(cluster_errors.len(), 1, "{cluster_errors:#?}");
+    assert_eq!(cluster_errors[0].rule, "parse-error");
+    assert!(cluster_errors[0].message.starts_with("cluster state: "));
+    assert_eq!(r.summary.sources, 2);
+}

@@ -286,3 +286,23 @@ fn several_defaults_before_1_26_reject_the_claim() {
     // Created together: same creationTimestamp, so the name decides: "gp3" < "standard".
     assert_eq!(claim(&w, "c").class.as_deref(), Some("gp3"));
 }
+
+#[test]
+fn volumes_of_in_tree_provisioners_are_reclaimed_by_their_source_type() {
+    // kubernetes.io/aws-ebs creates awsElasticBlockStore volumes, which CSI migration serves:
+    // when the claim goes, the EBS CSI driver deletes the disk (not an in-tree deleter).
+    let sc = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: ebs}\nprovisioner: kubernetes.io/aws-ebs\n---\n";
+    let pvc = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: ebs\n  resources: {requests: {storage: 1Gi}}\n";
+    let mut w = World::new(&Options::default());
+    w.apply(&ix(&format!("{sc}{pvc}")));
+    w.run();
+    let v = claim(&w, "c").volume_name.clone().expect("provisioned");
+    assert_eq!(pv(&w, &v).source_kind, "awsElasticBlockStore");
+    w.delete_claim("default", "c");
+    w.run();
+    assert!(
+        matches!(&pv(&w, &v).storage, Storage::LeftToProvisioner { provisioner } if provisioner.contains("awsElasticBlockStore")),
+        "{:?}",
+        pv(&w, &v).storage
+    );
+}

@@ -51,18 +51,14 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 }
 
 fn request(sources: JsValue, options: JsValue) -> Result<Request, JsError> {
-    let mut r = Request {
-        sources: serde_wasm_bindgen::from_value(sources)
-            .map_err(|e| JsError::new(&format!("sources: {e}")))?,
-        ..Request::default()
+    let mut r: Request = if options.is_undefined() || options.is_null() {
+        Request::default()
+    } else {
+        serde_wasm_bindgen::from_value(options)
+            .map_err(|e| JsError::new(&format!("options: {e}")))?
     };
-    if !options.is_undefined() && !options.is_null() {
-        let full: crate::Request = serde_wasm_bindgen::from_value(options)
-            .map_err(|e| JsError::new(&format!("options: {e}")))?;
-        r.cluster = full.cluster;
-        r.options = full.options;
-        r.each_file = full.each_file;
-    }
+    r.sources = serde_wasm_bindgen::from_value(sources)
+        .map_err(|e| JsError::new(&format!("sources: {e}")))?;
     Ok(r)
 }
 

@@ -23,6 +23,13 @@ pub struct Field {
     pub span: Span,
 }
 
+impl Field {
+    pub fn with_path(mut self, path: &str) -> Field {
+        self.path = path.to_string();
+        self
+    }
+}
+
 /// A typed value together with the field it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spanned<T> {
@@ -35,16 +42,13 @@ pub struct Spanned<T> {
 pub struct Object {
     pub source: SourceId,
     pub document: usize,
-    /// Index inside a `kind: List` (or `*List`) document.
-    pub item: Option<usize>,
+
     pub api_version: String,
     pub kind: String,
     pub name: String,
     /// Effective namespace (`default` when a namespaced object has none); None when cluster-scoped.
     pub namespace: Option<String>,
     pub root: Node,
-    /// Path prefix of this object inside its document (`items[3].` for list items).
-    pub prefix: String,
 }
 
 impl Object {

@@ -105,7 +105,6 @@ pub struct Pvc {
     pub volume_mode_field: Option<Field>,
     pub volume_name: Option<Spanned<String>>,
     pub bind_completed: Option<Field>,
-    pub has_selector: bool,
 }
 
 /// `GetPersistentVolumeClaimClass` with nil kept apart from "" (admission treats them differently).
@@ -410,10 +409,6 @@ pub(crate) fn read_claim(
         volume_mode_field,
         volume_name,
         bind_completed,
-        has_selector: obj
-            .root
-            .at(&p("spec.selector"))
-            .is_some_and(|n| !n.is_null()),
     }
 }
 

@@ -215,13 +215,6 @@ fn strategy(obj: &Object, r: &mut Reader<'_>) -> Option<Strategy> {
     }
 }
 
-impl Field {
-    pub fn with_path(mut self, path: &str) -> Field {
-        self.path = path.to_string();
-        self
-    }
-}
-
 pub(crate) fn read_workload(
     obj: &Object,
     id: ObjId,

@@ -32,7 +32,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(cr) = &pv.claim_ref else { continue };
         let Some(c) = ix.pvc(&cr.namespace, &cr.name) else { continue };
         match &c.volume_name {
-            Some(v) if v.value != pv.name => {
+            // With a uid the volume is Released instead (stale-claim-ref-uid reports it).
+            Some(v) if v.value != pv.name && cr.uid.is_none() => {
                 sink.report(
                     ctx,
                     pv.obj,

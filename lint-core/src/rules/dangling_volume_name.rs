@@ -25,7 +25,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let sure = ctx.options.complete || !ix.pvs.is_empty();
     for c in &ix.pvcs {
         let Some(v) = &c.volume_name else { continue };
-        if ix.pv(&v.value).is_some() || ctx.sim.pvs.iter().any(|p| p.name == v.value && p.origin == Origin::Cluster) {
+        if ix.pv(&v.value).is_some() || ctx.sim.pv(&v.value).is_some_and(|p| p.origin == Origin::Cluster) {
             continue;
         }
         let (sev, outcome) = match (c.bind_completed.is_some(), sure) {

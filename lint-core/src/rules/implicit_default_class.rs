@@ -1,5 +1,6 @@
 use super::prelude::*;
 use crate::facts::claim_view;
+use crate::sim::SimPv;
 
 pub const RULE: Rule = Rule {
     id: "implicit-default-class",
@@ -22,23 +23,31 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    let w = ctx.sim;
+        let w = ctx.sim;
+    // Free volumes without a class (one reserved for a claim binds it whatever its class).
+    let classless: Vec<&SimPv> = w.pvs.iter().filter(|p| p.class.is_empty() && p.claim_ref.is_none()).collect();
+    let mut memo = std::collections::HashMap::new();
     for c in &w.claims {
-        if !c.class_defaulted || c.volume_name.as_ref().is_some_and(|v| c.phase != ClaimPhase::Bound || w.pvs.iter().any(|p| &p.name == v && p.class.is_empty())) {
+        if !c.class_defaulted
+            || c.volume_name.as_ref().is_some_and(|v| c.phase != ClaimPhase::Bound || w.pv(v).is_some_and(|p| p.class.is_empty()))
+        {
             continue;
         }
         let Some(view) = claim_view(ctx.index, &c.origin) else { continue };
         if !matches!(view.class, ClaimClass::Unset) || view.volume_name.is_some() {
             continue;
         }
-        let intended = w.pvs.iter().find(|p| {
-            !p.deleted
-                && p.class.is_empty()
-                && p.modes.contains(c.modes)
-                && p.volume_mode == c.volume_mode
-                && p.claim_ref.as_ref().is_none_or(|(ns, n, _)| *ns == c.namespace && *n == c.name)
-                && c.selector.as_ref().is_none_or(|s| s.matches(&p.labels))
-        });
+                let find = || {
+            classless.iter().copied().find(|p| {
+                p.modes.contains(c.modes)
+                    && p.volume_mode == c.volume_mode
+                    && c.selector.as_ref().is_none_or(|s| s.matches(&p.labels))
+            })
+        };
+        let intended = match c.selector {
+            None => *memo.entry((c.modes, c.volume_mode)).or_insert_with(find),
+            Some(_) => find(),
+        };
         let Some(pv) = intended else { continue };
         let default = c.class.clone().unwrap_or_default();
         let default_desc = if default == crate::sim::ASSUMED_DEFAULT {
@@ -47,8 +56,15 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             format!("the default class \"{default}\"")
         };
         let outcome = match (c.phase, c.volume_name.as_ref()) {
-            (ClaimPhase::Bound, Some(v)) if w.pvs.iter().any(|p| &p.name == v && p.origin == Origin::Provisioned) => {
-                format!("it gets a newly provisioned, empty volume from that class instead of {}", pv.name)
+            (ClaimPhase::Bound, Some(v)) if w.pv(v).is_some_and(|p| p.origin == Origin::Provisioned) => {
+                if ctx.index.class(&default).is_some() {
+                    format!("it gets a newly provisioned, empty volume from that class instead of {}", pv.name)
+                } else {
+                    format!(
+                        "it never binds {}: it gets a newly provisioned, empty volume from that class instead (or stays Pending, if that class provisions nothing)",
+                        pv.name
+                    )
+                }
             }
             (ClaimPhase::Bound, Some(v)) => format!("it binds {v} from that class instead of {}", pv.name),
             _ => format!("it never binds {}, and stays Pending", pv.name),

@@ -23,6 +23,6 @@ pub const RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for d in ctx.index.diags.iter().filter(|d| d.kind == DiagKind::InvalidValue) {
-        sink.report_diag(ctx, d);
+        sink.report_diag(&ctx.sources[d.source].name, d);
     }
 }

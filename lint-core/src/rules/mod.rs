@@ -158,13 +158,14 @@ impl Sink<'_> {
         )
     }
 
-    /// Reports a problem found while reading the input (see [`crate::model::Diag`]).
-    pub fn report_diag(&mut self, ctx: &Context<'_>, d: &crate::model::Diag) {
-        let location = Location::new(&ctx.sources[d.source].name, d.document, d.field.span);
+    /// Reports a problem found while reading the input (see [`crate::model::Diag`]) in `file`.
+    pub fn report_diag(&mut self, file: &str, d: &crate::model::Diag) -> &mut Finding {
+        let location = Location::new(file, d.document, d.field.span);
         let f = self.push(d.object.clone(), &d.field.path, location, d.message.clone());
         f.severity = d.severity;
         f.help = d.help.clone();
         f.suggestion = d.suggestion.clone();
+        f
     }
 }
 

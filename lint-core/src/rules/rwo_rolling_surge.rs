@@ -54,7 +54,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             if *defaulted { " (default)" } else { "" },
         );
         for use_ in &w.claims {
-            let Some(pvc) = facts::claim(ix, &w.namespace, &use_.claim.value) else { continue };
+            let Some(pvc) = ix.pvc(&w.namespace, &use_.claim.value) else { continue };
             if !pvc.access_modes.exclusive_only() {
                 continue;
             }

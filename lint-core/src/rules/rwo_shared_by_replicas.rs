@@ -38,7 +38,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             _ => continue,
         };
         for use_ in &w.claims {
-            let Some(pvc) = facts::claim(ix, &w.namespace, &use_.claim.value) else { continue };
+            let Some(pvc) = ix.pvc(&w.namespace, &use_.claim.value) else { continue };
             if !pvc.access_modes.exclusive_only() {
                 continue;
             }

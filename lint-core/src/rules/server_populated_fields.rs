@@ -11,8 +11,8 @@ pub const RULE: Rule = Rule {
                `kubectl get -o yaml` output. One finding per object, listing every such field.",
         why: "These fields belong to the cluster the object was read from. The API server refuses to create an \
               object whose `metadata.resourceVersion` is set (\"resourceVersion should not be set on objects to be \
-              created\") and rejects updates whose resourceVersion is stale (Conflict); it ignores `uid`, \
-              `creationTimestamp` and `status` on create. Their presence means the rest of the manifest may carry \
+              created\") and rejects updates whose resourceVersion is stale (Conflict); it replaces `uid` and \
+              `creationTimestamp` and drops `status` on create. Their presence means the rest of the manifest may carry \
               identity that breaks here too (see stale-claim-ref-uid, bind-completed-without-volume).",
         example: include_str!("../../tests/fixtures/server-populated-fields/bad.yaml"),
         fix: "Strip server-populated fields before applying, e.g. \
@@ -60,7 +60,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if names.contains(&"metadata.resourceVersion") {
             msg.push_str("; creating it fails (\"resourceVersion should not be set on objects to be created\") and updating it with a stale resourceVersion fails with a Conflict");
         } else {
-            msg.push_str("; the API server ignores them on create, but identity copied with them may break binding");
+            msg.push_str("; the API server replaces or drops them on create, but identity copied with them may break binding");
         }
         let del: Vec<String> = names.iter().map(|n| format!(".{n}")).collect();
         sink.report(ctx, id, first, msg)

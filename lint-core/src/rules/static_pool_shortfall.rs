@@ -64,7 +64,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             let bound: Vec<String> = claims
                 .iter()
                 .filter_map(|c| c.volume_name.clone().filter(|_| c.phase == ClaimPhase::Bound))
-                .filter(|v| w.pvs.iter().any(|p| &p.name == v && !matches!(p.storage, Storage::Provisioned { .. })))
+                .filter(|v| w.pv(v).is_some_and(|p| !matches!(p.storage, Storage::Provisioned { .. })))
                 .collect();
             let ordinals: Vec<String> = pending
                 .iter()

@@ -48,6 +48,19 @@ fn failed_checks(pv: &SimPv, c: &SimPvc) -> Vec<(&'static str, String)> {
     out
 }
 
+/// The free volume failing the fewest of the controller's checks for this claim, with the
+/// checks it fails (the first is the one the controller hits first).
+fn closest<'w>(w: &'w crate::sim::World, c: &SimPvc) -> Option<(&'w SimPv, Vec<(&'static str, String)>)> {
+    w.pvs
+        .iter()
+        .filter(|p| c.volume_name.as_ref().is_none_or(|v| *v == p.name))
+        .filter(|p| p.claim_ref.as_ref().is_none_or(|(ns, n, _)| *ns == c.namespace && *n == c.name))
+        .filter(|p| p.phase != VolumePhase::Failed)
+        .map(|p| (p, failed_checks(p, c)))
+        .filter(|(_, f)| !f.is_empty())
+        .min_by_key(|(_, f)| f.len())
+}
+
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let w = ctx.sim;
     let reserved: std::collections::HashSet<(&str, &str)> = w
@@ -56,25 +69,24 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         .filter_map(|p| p.claim_ref.as_ref().map(|(ns, n, _)| (ns.as_str(), n.as_str())))
         .collect();
     let pv_classes: std::collections::HashSet<&str> = w.pvs.iter().map(|p| p.class.as_str()).collect();
+    let mut memo = std::collections::HashMap::new();
     for c in &w.claims {
         if c.phase != ClaimPhase::Pending || c.events.iter().any(|e| e.reason == "WaitForFirstConsumer") {
             continue;
         }
         let Some(view) = claim_view(ctx.index, &c.origin) else { continue };
         let key = facts::claim_key(view);
-                // Free volumes (not reserved for another claim), closest first. A claim that names its
-        // volume has no other candidate.
-        let candidates = w.pvs.iter().filter(|p| c.volume_name.as_ref().is_none_or(|v| *v == p.name)).filter(|p| {
-            !p.deleted
-                && p.claim_ref.as_ref().is_none_or(|(ns, n, _)| *ns == c.namespace && *n == c.name)
-                && p.phase != VolumePhase::Failed
+        // Claims of the same shape that no volume names have the same closest volume.
+        let reserved_for_it = reserved.contains(&(c.namespace.as_str(), c.name.as_str()));
+        let shape = (c.volume_name.is_none() && c.selector.is_none() && !reserved_for_it).then(|| {
+            (c.class.clone(), c.modes, c.request.as_ref().map(|q| q.to_string()), c.volume_mode)
         });
-        let closest = candidates
-            .map(|p| (failed_checks(p, c), p))
-            .filter(|(f, _)| !f.is_empty())
-            .min_by_key(|(f, _)| f.len());
+        let closest = match &shape {
+            Some(k) => memo.entry(k.clone()).or_insert_with(|| closest(w, c)).clone(),
+            None => closest(w, c),
+        };
         let (field, candidate) = match &closest {
-            Some((fails, pv)) => (
+            Some((pv, fails)) => (
                 facts::claim_field(ctx.index, view, fails[0].0),
                 format!("the closest volume, {}, fails the {} check: {}", pv.name, fails[0].0, fails[0].1),
             ),
@@ -102,8 +114,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             msg.push_str("; another claim took a volume that matches it too, so which one stays Pending depends on the order they are created");
         }
         let class = c.class.clone().unwrap_or_default();
-                let reserved_for_it = reserved.contains(&(c.namespace.as_str(), c.name.as_str()));
-        let cause = if let Some(vol) = &c.volume_name {
+                let cause = if let Some(vol) = &c.volume_name {
             let stale = w
                 .pvs
                 .iter()

@@ -29,7 +29,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         }
         let Some(obj) = p.origin.object() else { continue };
-        let Some(view) = ctx.index.pvs.iter().find(|v| v.obj == obj) else { continue };
+        let Some(view) = ctx.index.pv(&p.name).filter(|v| v.obj == obj) else { continue };
         let (cause, why) = match &p.cause {
             Some(Cause::StaleClaimRefUid { .. }) => (
                 format!("stale-uid:{}", p.name),
