@@ -61,6 +61,11 @@ struct SimulateArgs {
     /// Files, directories or - (stdin).
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
+    /// Then run an operation and show the state after it (repeatable, in order):
+    /// 'delete pv/NAME', 'delete pvc/NAMESPACE/NAME', 'remove-claimref pv/NAME',
+    /// 'remove-finalizers pv/NAME', 'apply FILE'.
+    #[arg(long, value_name = "OPERATION")]
+    then: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     #[command(flatten)]
@@ -160,7 +165,7 @@ fn main() -> ExitCode {
                 let ids = || pvlint_core::rules().iter().map(|r| r.id);
                 let hint = ids()
                     .find(|id| rule.len() >= 4 && id.starts_with(rule.as_str()))
-                    .or_else(|| pvlint_core::schema::suggest(&rule, ids()))
+                    .or_else(|| pvlint_core::did_you_mean(&rule, ids()))
                     .map(|s| format!(" (did you mean {s}?)"))
                     .unwrap_or_default();
                 eprintln!("pvlint: unknown rule \"{rule}\"{hint}; `pvlint rules` lists them all");
@@ -241,6 +246,7 @@ fn in_wasm<T: serde::de::DeserializeOwned>(
     cluster: &[pvlint_core::Source],
     options: &Options,
     each_file: bool,
+    operations: &[pvlint_core::Operation],
 ) -> Result<(T, String), String> {
     let named = |list: &[pvlint_core::Source]| -> Vec<serde_json::Value> {
         list.iter()
@@ -252,6 +258,7 @@ fn in_wasm<T: serde::de::DeserializeOwned>(
         "cluster": named(cluster),
         "options": options,
         "eachFile": each_file,
+        "operations": operations,
     })
     .to_string();
     let answer = engine::WasmCore::get()?.call(export, &request)?;
@@ -270,8 +277,35 @@ fn simulate(args: SimulateArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     let options = args.cluster.options(false);
+    let mut operations = Vec::new();
+    for t in &args.then {
+        match t.parse::<pvlint_core::Operation>() {
+            Ok(pvlint_core::Operation::Apply { sources }) => {
+                let files = inputs::load(&[sources[0].name.clone()]);
+                if let Some(e) = files.errors.first() {
+                    eprintln!("pvlint: error: --then '{t}': {e}");
+                    return ExitCode::from(2);
+                }
+                operations.push(pvlint_core::Operation::Apply {
+                    sources: files.sources,
+                });
+            }
+            Ok(op) => operations.push(op),
+            Err(e) => {
+                eprintln!("pvlint: error: --then: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let (report, json) = if args.engine == EngineKind::Wasm {
-        match in_wasm("pvlint_simulate", &loaded.sources, &state, &options, false) {
+        match in_wasm(
+            "pvlint_simulate",
+            &loaded.sources,
+            &state,
+            &options,
+            false,
+            &operations,
+        ) {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("pvlint: error: {e}");
@@ -279,9 +313,23 @@ fn simulate(args: SimulateArgs) -> ExitCode {
             }
         }
     } else {
-        let r = pvlint_core::simulate(&loaded.sources, &state, &options);
-        let j = render::simulation_json(&r);
-        (r, j)
+        let request = pvlint_core::Request {
+            sources: loaded.sources.clone(),
+            cluster: state,
+            options,
+            each_file: false,
+            operations,
+        };
+        match pvlint_core::api::simulate(&request) {
+            Ok(r) => {
+                let j = render::simulation_json(&r);
+                (r, j)
+            }
+            Err(e) => {
+                eprintln!("pvlint: error: {e}");
+                return ExitCode::from(2);
+            }
+        }
     };
     let out = match args.format {
         Format::Json => json,
@@ -306,6 +354,7 @@ fn lint(args: LintArgs) -> ExitCode {
             &state,
             &options,
             args.each_file,
+            &[],
         ) {
             Ok(x) => x,
             Err(e) => {
@@ -314,11 +363,13 @@ fn lint(args: LintArgs) -> ExitCode {
             }
         }
     } else {
-        let r = if args.each_file {
-            pvlint_core::lint_each(&loaded.sources, &state, &options)
-        } else {
-            pvlint_core::lint_with_cluster(&loaded.sources, &state, &options)
-        };
+        let r = pvlint_core::api::lint(&pvlint_core::Request {
+            sources: loaded.sources.clone(),
+            cluster: state,
+            options,
+            each_file: args.each_file,
+            operations: Vec::new(),
+        });
         let j = render::json(&r);
         (r, j)
     };

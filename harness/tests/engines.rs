@@ -69,18 +69,16 @@ fn wasm_engine_matches_native_byte_for_byte() {
                 "options": options,
             })
             .to_string();
-            let native = render::json(&pvlint_core::lint_with_cluster(
-                &sources,
-                &cluster_sources,
-                &options,
-            ));
+            let req = pvlint_core::Request {
+                sources,
+                cluster: cluster_sources,
+                options: options.clone(),
+                ..Default::default()
+            };
+            let native = render::json(&pvlint_core::api::lint(&req));
             let wasm = core.call("pvlint_lint", &request).unwrap();
             assert_eq!(wasm, native, "lint differs for {} ({kube})", file.display());
-            let native_sim = render::simulation_json(&pvlint_core::simulate(
-                &sources,
-                &cluster_sources,
-                &options,
-            ));
+            let native_sim = render::simulation_json(&pvlint_core::api::simulate(&req).unwrap());
             let wasm_sim = core.call("pvlint_simulate", &request).unwrap();
             assert_eq!(
                 wasm_sim,

@@ -10,21 +10,19 @@ mod corpus;
 use corpus::{corpus, pool, shortfall};
 
 fn bench_sim(c: &mut Criterion) {
-    let sources = pool(10_000);
-    let manifests = pvlint_core::index::Index::build(&sources);
-    let empty = pvlint_core::index::Index::default();
-    let w = pvlint_core::sim::simulate(&empty, &manifests, &Options::default());
+    let req = pvlint_core::Request::new(pool(10_000));
+    let w = pvlint_core::api::simulate(&req).unwrap();
     assert!(w.converged);
     let bound = w
         .claims
         .iter()
-        .filter(|c| c.phase == pvlint_core::sim::ClaimPhase::Bound)
+        .filter(|c| c.phase == pvlint_core::ClaimPhase::Bound)
         .count();
     assert!(bound > 3_000, "{bound} bound");
     let mut g = c.benchmark_group("simulate");
     g.sample_size(10);
     g.bench_function("10k-pvs-10k-claims", |b| {
-        b.iter(|| pvlint_core::sim::simulate(&empty, &manifests, &Options::default()))
+        b.iter(|| pvlint_core::api::simulate(&req).unwrap())
     });
     g.finish();
 }

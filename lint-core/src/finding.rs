@@ -57,6 +57,9 @@ impl ObjectRef {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Location {
+    /// The source's position in the input (for ordering; not serialised).
+    #[serde(skip)]
+    pub(crate) source: usize,
     pub file: String,
     /// 0-based index of the YAML document in the file.
     pub document: usize,
@@ -67,7 +70,7 @@ pub struct Location {
 }
 
 impl Location {
-    pub fn new(file: &str, document: usize, span: Span) -> Location {
+    pub(crate) fn new(source: usize, file: &str, document: usize, span: Span) -> Location {
         let end = if span.end > span.start {
             span.end
         } else {
@@ -77,6 +80,7 @@ impl Location {
             }
         };
         Location {
+            source,
             file: file.to_string(),
             document,
             line: span.start.line,
@@ -87,7 +91,29 @@ impl Location {
     }
 }
 
-/// A concrete change that fixes the finding.
+/// Whether a suggestion can be applied as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// `edits` fix the finding exactly as they are.
+    Exact,
+    /// The snippet shows the shape of the fix; adapt it.
+    #[default]
+    Illustration,
+}
+
+/// A text replacement in the finding's file: lines and columns 1-based, end exclusive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Edit {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub replacement: String,
+}
+
+/// A change that fixes the finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
@@ -96,6 +122,60 @@ pub struct Suggestion {
     /// YAML to put in place of (or next to) the reported field, when one snippet says it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snippet: Option<String>,
+    #[serde(default)]
+    pub applicability: Applicability,
+    /// For exact suggestions: the edits that apply it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edits: Vec<Edit>,
+}
+
+/// The phase a consequence predicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    Pending,
+    Bound,
+    Lost,
+    Available,
+    Released,
+    Failed,
+}
+
+/// An event the cluster emits, as `kubectl describe` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventText {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub reason: String,
+    pub message: String,
+}
+
+/// What happens to the storage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum StorageFate {
+    Deleted,
+    Leaked,
+    Kept,
+}
+
+/// What the cluster does about a finding: the object it acts on, the phase it ends in, the
+/// event it emits, what happens to the storage, and the assumptions the prediction rests on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Consequence {
+    /// In a sentence.
+    pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<ObjectRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<Phase>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<EventText>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage: Option<StorageFate>,
+    /// What pvlint assumed about the cluster to predict this.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<String>,
 }
 
 /// A second place that explains the finding (the other half of a conflict, say).
@@ -111,8 +191,11 @@ pub struct Finding {
     pub rule: String,
     pub family: String,
     pub severity: Severity,
-    /// What is wrong and what the cluster will do about it, in Kubernetes' own terms.
+    /// The headline: what is wrong, on which object.
     pub message: String,
+    /// What the cluster does about it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consequence: Option<Consequence>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjectRef>,
     /// Dotted field path inside the object (`spec.claimRef.uid`), empty for whole documents.
@@ -123,8 +206,7 @@ pub struct Finding {
     pub suggestion: Option<Suggestion>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
-    /// The root cause this finding reports, and whether it is the primary report of it
-    /// (a specific rule) or a predicted consequence (dropped when a primary report exists).
+    /// The root cause this finding reports, and the part it plays for it.
     #[serde(skip)]
-    pub cause: Option<(String, bool)>,
+    pub(crate) cause: Option<(crate::sim::CauseKey, crate::sim::Role)>,
 }

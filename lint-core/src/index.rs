@@ -27,15 +27,22 @@ pub struct Index {
     pub documents: usize,
     pv_by_name: HashMap<String, usize>,
     pvc_by_key: HashMap<(String, String), usize>,
-    class_by_name: HashMap<String, usize>,
-    driver_by_name: HashMap<String, usize>,
-    pvs_by_claim_ref: HashMap<(String, String), Vec<usize>>,
     pvc_by_obj: HashMap<ObjId, usize>,
     templates_by_obj: HashMap<ObjId, Vec<usize>>,
     pv_classes: std::collections::HashSet<String>,
+    /// Objects the API server rejects (an invalid value): they never exist in the cluster.
+    rejected: std::collections::HashSet<ObjId>,
 }
 
 impl Index {
+    /// Indexes one of `sources` alone (`--each-file`), keeping its position as its id.
+    pub fn build_one(sources: &[Source], id: SourceId) -> Index {
+        let mut ix = Index::default();
+        ix.load_source(id, &sources[id]);
+        ix.build_views();
+        ix
+    }
+
     pub fn build(sources: &[Source]) -> Index {
         let mut ix = Index::default();
         for (sid, src) in sources.iter().enumerate() {
@@ -67,6 +74,7 @@ impl Index {
                 source: sid,
                 document: i.document,
                 object: None,
+                obj: None,
                 field: Field {
                     path: String::new(),
                     span: i.span,
@@ -181,6 +189,7 @@ impl Index {
             source: sid,
             document,
             object: None,
+            obj: None,
             field: Field {
                 path: String::new(),
                 span,
@@ -194,7 +203,10 @@ impl Index {
     fn build_views(&mut self) {
         let mut diags = std::mem::take(&mut self.diags);
         for (id, obj) in self.objects.iter().enumerate() {
-            let mut r = Reader::new(obj, &mut diags);
+            if !model::reaches_api_server(&obj.api_version, &obj.kind) {
+                continue;
+            }
+            let mut r = Reader::new(obj, id, &mut diags);
             check_metadata(&mut r);
             let Some((class, _)) = known_kind(&obj.api_version, &obj.kind) else {
                 continue;
@@ -202,12 +214,6 @@ impl Index {
             match class {
                 KindClass::PersistentVolume => {
                     let pv = model::read_pv(obj, id, &mut r);
-                    if let Some(cr) = &pv.claim_ref {
-                        self.pvs_by_claim_ref
-                            .entry((cr.namespace.clone(), cr.name.clone()))
-                            .or_default()
-                            .push(self.pvs.len());
-                    }
                     self.pv_classes.insert(pv.class.clone());
                     self.pv_by_name.insert(obj.name.clone(), self.pvs.len());
                     self.pvs.push(pv);
@@ -220,14 +226,10 @@ impl Index {
                     self.pvcs.push(pvc);
                 }
                 KindClass::StorageClass => {
-                    self.class_by_name
-                        .insert(obj.name.clone(), self.classes.len());
                     self.classes
                         .push(model::read_storage_class(obj, id, &mut r));
                 }
                 KindClass::CsiDriver => {
-                    self.driver_by_name
-                        .insert(obj.name.clone(), self.csi_drivers.len());
                     self.csi_drivers
                         .push(model::read_csi_driver(obj, id, &mut r));
                 }
@@ -265,7 +267,17 @@ impl Index {
                 KindClass::Other => {}
             }
         }
+        self.rejected = diags
+            .iter()
+            .filter(|d| d.rejects())
+            .filter_map(|d| d.obj)
+            .collect();
         self.diags = diags;
+    }
+
+    /// The API server rejects this object (see [`Diag::rejects`]).
+    pub fn is_rejected(&self, obj: ObjId) -> bool {
+        self.rejected.contains(&obj)
     }
 
     pub fn pv(&self, name: &str) -> Option<&Pv> {
@@ -276,15 +288,6 @@ impl Index {
         self.pvc_by_key
             .get(&(namespace.to_string(), name.to_string()))
             .map(|&i| &self.pvcs[i])
-    }
-
-    /// PersistentVolumes whose spec.claimRef names this claim, in input order.
-    pub fn pvs_reserving(&self, namespace: &str, name: &str) -> impl Iterator<Item = &Pv> {
-        self.pvs_by_claim_ref
-            .get(&(namespace.to_string(), name.to_string()))
-            .into_iter()
-            .flatten()
-            .map(|&i| &self.pvs[i])
     }
 
     /// The claim view of a PersistentVolumeClaim object.
@@ -303,14 +306,6 @@ impl Index {
     /// Does any PersistentVolume in the input have this class?
     pub fn pv_class_exists(&self, class: &str) -> bool {
         self.pv_classes.contains(class)
-    }
-
-    pub fn class(&self, name: &str) -> Option<&StorageClass> {
-        self.class_by_name.get(name).map(|&i| &self.classes[i])
-    }
-
-    pub fn csi_driver(&self, name: &str) -> Option<&CsiDriver> {
-        self.driver_by_name.get(name).map(|&i| &self.csi_drivers[i])
     }
 
     pub fn object(&self, id: ObjId) -> &Object {
@@ -384,6 +379,14 @@ fn check_metadata(r: &mut Reader<'_>) {
                     d.suggestion = Some(Suggestion {
                         description: "quote the value".into(),
                         snippet: Some(format!("{}: \"{}\"", e.key, q)),
+                        applicability: crate::finding::Applicability::Exact,
+                        edits: vec![crate::finding::Edit {
+                            line: e.value.span.start.line,
+                            column: e.value.span.start.column,
+                            end_line: e.value.span.end.line,
+                            end_column: e.value.span.end.column,
+                            replacement: format!("\"{q}\""),
+                        }],
                     });
                 }
             }

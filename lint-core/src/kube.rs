@@ -6,12 +6,15 @@ use std::fmt;
 pub const ANN_BIND_COMPLETED: &str = "pv.kubernetes.io/bind-completed";
 pub const ANN_BOUND_BY_CONTROLLER: &str = "pv.kubernetes.io/bound-by-controller";
 pub const ANN_PROVISIONED_BY: &str = "pv.kubernetes.io/provisioned-by";
+pub const ANN_MIGRATED_TO: &str = "pv.kubernetes.io/migrated-to";
+pub const ANN_SELECTED_NODE: &str = "volume.kubernetes.io/selected-node";
 pub const ANN_BETA_STORAGE_CLASS: &str = "volume.beta.kubernetes.io/storage-class";
 pub const ANN_DEFAULT_CLASS: &str = "storageclass.kubernetes.io/is-default-class";
 pub const ANN_BETA_DEFAULT_CLASS: &str = "storageclass.beta.kubernetes.io/is-default-class";
 pub const FINALIZER_EXTERNAL_PROVISIONER: &str =
     "external-provisioner.volume.kubernetes.io/finalizer";
 pub const FINALIZER_PV_CONTROLLER: &str = "kubernetes.io/pv-controller";
+pub const FINALIZER_PV_PROTECTION: &str = "kubernetes.io/pv-protection";
 pub const NO_PROVISIONER: &str = "kubernetes.io/no-provisioner";
 pub const CSI_PROVISIONER_IDENTITY: &str = "storage.kubernetes.io/csiProvisionerIdentity";
 
@@ -129,6 +132,7 @@ impl ReclaimPolicy {
 }
 
 /// In-tree volume sources of a PersistentVolume, with how Kubernetes treats them.
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct InTreeSource {
     pub field: &'static str,
     /// Volumes of this type go through attach/detach: Multi-Attach applies.

@@ -1,37 +1,54 @@
 //! pvlint's lint core: Kubernetes manifests in, storage-hazard findings out.
 //!
-//! Pure: no I/O, no threads, no clock. The same code runs natively, in the browser and
-//! in any WebAssembly host. Data flows one way:
-//! sources → [`yaml`] documents with spans → [`index::Index`] of typed objects →
-//! [`rules`] → [`Finding`]s → [`render`] (human, JSON).
+//! Pure: no I/O, no threads, no clock. The same code runs natively, in the browser, in any
+//! WebAssembly host and inside the admission policy, all through [`api`]. Data flows one way:
+//! sources → `yaml` documents with spans → `index` of typed objects → `sim` (the PV
+//! controller run over the manifests applied onto the cluster state) → `rules` → [`Finding`]s →
+//! [`render`] (human, JSON).
+//!
+//! Architecture invariants:
+//! - the simulator is the one place that decides what happens to claims, volumes and storage;
+//!   rules read its typed outcomes and never re-derive them;
+//! - every finding has a file, line and column that exist in its source;
+//! - no input makes the core panic; a broken document never hides the others.
 
-pub mod facts;
+pub mod api;
+pub(crate) mod binding;
 pub mod finding;
-pub mod index;
-pub mod kube;
-pub mod model;
-pub mod node;
+pub(crate) mod index;
+pub(crate) mod kube;
+pub(crate) mod model;
+pub(crate) mod node;
 pub mod options;
-pub mod quantity;
+pub(crate) mod quantity;
 pub mod render;
 pub mod rules;
-pub mod schema;
-pub mod sim;
+pub(crate) mod schema;
+pub(crate) mod sim;
 pub mod source;
-pub mod yaml;
+pub(crate) mod yaml;
+
+use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-pub use finding::{Finding, Location, ObjectRef, Related, Severity, Suggestion};
+pub use api::{Operation, Request};
+pub use finding::{
+    Applicability, Consequence, Edit, EventText, Finding, Location, ObjectRef, Phase, Related,
+    Severity, StorageFate, Suggestion,
+};
 pub use options::{KubeVersion, Options};
-pub use rules::{Family, Rule};
+pub use rules::{Docs, Family, Rule};
+pub use schema::suggest as did_you_mean;
+pub use sim::report::{ClaimOutcome, Located, OriginOut, Step, StorageOut, VolumeOutcome};
+pub use sim::{ClaimPhase, Event, EventType, Reason, Simulation, VolumePhase};
 pub use source::Source;
 
 /// Version of the JSON output schema (docs/json-schema.md).
 pub const SCHEMA: &str = "pvlint/v1";
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub errors: usize,
@@ -43,7 +60,7 @@ pub struct Summary {
 }
 
 /// The result of one lint run.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     pub schema: String,
@@ -60,39 +77,19 @@ impl Report {
     }
 }
 
-/// Lints a set of named sources together (objects in one may refer to objects in another),
-/// as if applied to an empty cluster.
+/// Lints named sources together (objects in one may refer to objects in another), as if
+/// applied to a cluster pvlint knows nothing about.
 pub fn lint(sources: &[Source], options: &Options) -> Report {
-    lint_with_cluster(sources, &[], options)
+    api::lint(&Request {
+        sources: sources.to_vec(),
+        options: options.clone(),
+        ..Request::default()
+    })
 }
 
-/// Lints `sources` as if applied onto the cluster whose objects `cluster` holds (the output of
-/// `kubectl get pv,pvc,storageclass,csidriver -A -o yaml`).
-pub fn lint_with_cluster(sources: &[Source], cluster: &[Source], options: &Options) -> Report {
-    let cluster_index = index::Index::build(cluster);
-    let mut run = run_rules(sources, &cluster_index, !cluster.is_empty(), options);
-    report_cluster_problems(cluster, &cluster_index, &mut run.findings);
-    run.into_report(sources.len(), options)
-}
-
-/// Lints every source on its own (objects in one source do not see objects in another), all
-/// onto the same cluster state, and merges the results into one report, in source order.
-pub fn lint_each(sources: &[Source], cluster: &[Source], options: &Options) -> Report {
-    let cluster_index = index::Index::build(cluster);
-    let mut all = Run::default();
-    for s in sources {
-        let run = run_rules(
-            std::slice::from_ref(s),
-            &cluster_index,
-            !cluster.is_empty(),
-            options,
-        );
-        all.findings.extend(run.findings);
-        all.documents += run.documents;
-        all.objects += run.objects;
-    }
-    report_cluster_problems(cluster, &cluster_index, &mut all.findings);
-    all.into_report(sources.len(), options)
+/// The rules, for documentation.
+pub fn rules() -> &'static [&'static Rule] {
+    rules::ALL
 }
 
 /// Findings of one rule run, before the report is assembled.
@@ -103,42 +100,56 @@ struct Run {
     objects: usize,
 }
 
-impl Run {
-    fn into_report(self, sources: usize, options: &Options) -> Report {
-        let count = |s: Severity| self.findings.iter().filter(|f| f.severity == s).count();
-        let summary = Summary {
-            errors: count(Severity::Error),
-            warnings: count(Severity::Warning),
-            infos: count(Severity::Info),
-            sources,
-            documents: self.documents,
-            objects: self.objects,
-        };
-        Report {
-            schema: SCHEMA.to_string(),
-            version: VERSION.to_string(),
-            options: options.clone(),
-            findings: self.findings,
-            summary,
+pub(crate) fn lint_request(req: &Request) -> Report {
+    let cluster = index::Index::build(&req.cluster);
+    let cluster_given = !req.cluster.is_empty();
+    let mut all = Run::default();
+    if req.each_file {
+        for id in 0..req.sources.len() {
+            let ix = index::Index::build_one(&req.sources, id);
+            let run = run_rules(&req.sources, &ix, &cluster, cluster_given, &req.options);
+            all.findings.extend(run.findings);
+            all.documents += run.documents;
+            all.objects += run.objects;
         }
+    } else {
+        let ix = index::Index::build(&req.sources);
+        all = run_rules(&req.sources, &ix, &cluster, cluster_given, &req.options);
+    }
+    report_cluster_problems(&req.sources, &req.cluster, &cluster, &mut all.findings);
+    let count = |s: Severity| all.findings.iter().filter(|f| f.severity == s).count();
+    let summary = Summary {
+        errors: count(Severity::Error),
+        warnings: count(Severity::Warning),
+        infos: count(Severity::Info),
+        sources: req.sources.len(),
+        documents: all.documents,
+        objects: all.objects,
+    };
+    Report {
+        schema: SCHEMA.to_string(),
+        version: VERSION.to_string(),
+        options: req.options.clone(),
+        findings: all.findings,
+        summary,
     }
 }
 
-/// Runs every rule over `sources` applied onto the cluster; findings sorted, one per root cause.
+/// Runs every rule over the manifests applied onto the cluster; findings sorted, one per root
+/// cause.
 fn run_rules(
     sources: &[Source],
-    cluster_index: &index::Index,
+    ix: &index::Index,
+    cluster: &index::Index,
     cluster_given: bool,
     options: &Options,
 ) -> Run {
-    let index = index::Index::build(sources);
-    let world = sim::simulate(cluster_index, &index, options);
+    let world = sim::simulate(cluster, ix, options, cluster_given);
     let ctx = rules::Context {
         sources,
-        index: &index,
+        index: ix,
         options,
         sim: &world,
-        cluster_known: cluster_given || options.complete,
     };
     let mut findings = Vec::new();
     for rule in rules::ALL {
@@ -148,72 +159,62 @@ fn run_rules(
         };
         (rule.check)(&ctx, &mut sink);
     }
-    let order: std::collections::HashMap<&str, usize> = sources
+    sort(&mut findings);
+    // One finding per root cause: a predicted consequence gives way to the rule that reports
+    // the cause, and only the first consequence of a cause is kept.
+    let causes: HashSet<sim::CauseKey> = findings
         .iter()
-        .enumerate()
-        .map(|(i, s)| (s.name.as_str(), i))
-        .rev()
+        .filter_map(|f| f.cause.as_ref())
+        .filter(|(_, role)| *role == sim::Role::Cause)
+        .map(|(k, _)| k.clone())
         .collect();
+    let mut seen = HashSet::new();
+    findings.retain(|f| match &f.cause {
+        Some((key, sim::Role::Consequence)) => !causes.contains(key) && seen.insert(key.clone()),
+        _ => true,
+    });
+    Run {
+        findings,
+        documents: ix.documents,
+        objects: ix.objects.len(),
+    }
+}
+
+/// File order, line, column, severity (highest first), rule, message.
+fn sort(findings: &mut Vec<Finding>) {
     findings.sort_by(|a, b| {
-        let ka = (
-            order.get(a.location.file.as_str()),
-            a.location.line,
-            a.location.column,
-        );
-        let kb = (
-            order.get(b.location.file.as_str()),
-            b.location.line,
-            b.location.column,
-        );
+        let ka = (a.location.source, a.location.line, a.location.column);
+        let kb = (b.location.source, b.location.line, b.location.column);
         ka.cmp(&kb)
             .then(b.severity.cmp(&a.severity))
             .then(a.rule.cmp(&b.rule))
             .then(a.message.cmp(&b.message))
     });
     findings.dedup();
-    // One finding per root cause: a predicted consequence gives way to the rule that reports the cause.
-    let primary: std::collections::HashSet<String> = findings
-        .iter()
-        .filter_map(|f| f.cause.as_ref().filter(|c| c.1).map(|c| c.0.clone()))
-        .collect();
-    let mut seen = std::collections::HashSet::new();
-    findings.retain(|f| match &f.cause {
-        Some((key, false)) => !primary.contains(key) && seen.insert(key.clone()),
-        _ => true,
-    });
-    Run {
-        findings,
-        documents: index.documents,
-        objects: index.objects.len(),
-    }
 }
 
-/// Documents of the cluster state that could not be read, reported once by the parse-error rule.
+/// Documents of the cluster state that could not be read, reported once by the parse-error
+/// rule, after the manifests' findings.
 fn report_cluster_problems(
-    cluster: &[Source],
-    cluster_index: &index::Index,
+    sources: &[Source],
+    cluster_sources: &[Source],
+    cluster: &index::Index,
     out: &mut Vec<Finding>,
 ) {
     let rule = rules::find("parse-error").expect("the parse-error rule is registered");
-    let mut sink = rules::Sink { rule, out };
-    for d in cluster_index
+    let mut found = Vec::new();
+    let mut sink = rules::Sink {
+        rule,
+        out: &mut found,
+    };
+    for d in cluster
         .diags
         .iter()
         .filter(|d| d.kind == model::DiagKind::Parse)
     {
-        let f = sink.report_diag(&cluster[d.source].name, d);
+        let f = sink.report_diag(cluster_sources, d);
         f.message = format!("cluster state: {}", f.message);
+        f.location.source += sources.len();
     }
-}
-
-/// Simulates the PV controller over `sources` applied onto `cluster`.
-pub fn simulate(sources: &[Source], cluster: &[Source], options: &Options) -> sim::SimReport {
-    let index = index::Index::build(sources);
-    let cluster_index = index::Index::build(cluster);
-    sim::simulate(&cluster_index, &index, options).report()
-}
-
-/// Every rule pvlint has.
-pub fn rules() -> &'static [&'static Rule] {
-    rules::ALL
+    out.extend(found);
 }

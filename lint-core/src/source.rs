@@ -3,10 +3,11 @@
 //! Every position pvlint reports is 1-based (line and column), columns counted in
 //! Unicode scalar values, as editors and rustc do.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// One named input: a file name (or `<stdin>`) and its text.
-#[derive(Debug, Clone)]
+/// One named input: a file name (or `<stdin>`) and its text. In JSON: `{"name", "text"}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(from = "NamedText")]
 pub struct Source {
     pub name: String,
     pub text: String,
@@ -42,6 +43,37 @@ impl Source {
         self.line_starts.len() as u32
     }
 }
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NamedText {
+    name: String,
+    text: String,
+}
+
+impl From<NamedText> for Source {
+    fn from(n: NamedText) -> Source {
+        Source::new(n.name, n.text)
+    }
+}
+
+impl Serialize for Source {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Source", 2)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("text", &self.text)?;
+        st.end()
+    }
+}
+
+impl PartialEq for Source {
+    fn eq(&self, other: &Source) -> bool {
+        self.name == other.name && self.text == other.text
+    }
+}
+
+impl Eq for Source {}
 
 /// Index of a [`Source`] in the slice given to [`crate::lint`].
 pub type SourceId = usize;

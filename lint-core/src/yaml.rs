@@ -26,8 +26,6 @@ pub struct Document {
     pub index: usize,
     /// `None` when the document could not be parsed.
     pub root: Option<Node>,
-    /// First line of the document's text (1-based).
-    pub first_line: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +65,6 @@ pub fn parse_stream(text: &str) -> (Vec<Document>, Vec<ParseIssue>) {
         docs.push(Document {
             index,
             root: if failed { None } else { root },
-            first_line: chunk.first_line,
         });
     }
     (docs, issues)

@@ -1,52 +1,18 @@
-//! Every rule's fixtures: `bad*.yaml` must trigger the rule, `good*.yaml` must not, and the
-//! full output for each fixture is pinned by a snapshot.
+//! Every rule's fixtures: `bad*.yaml` must trigger the rule, `good*.yaml` must not (each
+//! under the options its `# pvlint:` header declares). Snapshots pin the findings of the rule
+//! under test only, so a snapshot changes when that rule changes; tests/examples.rs pins the
+//! full output of the seed scenarios, where rules interact.
+
+mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
-use pvlint_core::{lint_with_cluster, render, KubeVersion, Options, Report, Source};
-
-fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// Lints a fixture; `X.cluster.yaml` next to `X.yaml` is its cluster state.
-fn lint_file(path: &Path, options: &Options) -> (Report, Vec<Source>) {
-    let rel = path
-        .strip_prefix(fixtures_dir())
-        .unwrap()
-        .display()
-        .to_string();
-    let sources = vec![Source::new(rel.clone(), fs::read_to_string(path).unwrap())];
-    let cluster_path = path.with_extension("cluster.yaml");
-    let cluster: Vec<Source> = fs::read_to_string(&cluster_path)
-        .map(|t| vec![Source::new(rel.replace(".yaml", ".cluster.yaml"), t)])
-        .unwrap_or_default();
-    (lint_with_cluster(&sources, &cluster, options), sources)
-}
-
-fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let n = p.file_name().unwrap().to_string_lossy();
-            n.starts_with(prefix)
-                && (n.ends_with(".yaml") || n.ends_with(".json"))
-                && !n.ends_with(".cluster.yaml")
-        })
-        .collect();
-    v.sort();
-    v
-}
+use common::{case, fixtures, fixtures_dir};
+use pvlint_core::{api, render, Severity};
 
 #[test]
 fn every_rule_has_fixtures_that_trigger_it_and_fixes_that_do_not() {
-    let opts = Options::default();
-    let old = Options {
-        kube_version: KubeVersion::new(1, 23),
-        ..Options::default()
-    };
+    let mut problems = Vec::new();
     for rule in pvlint_core::rules() {
         let dir = fixtures_dir().join(rule.id);
         assert!(
@@ -55,8 +21,8 @@ fn every_rule_has_fixtures_that_trigger_it_and_fixes_that_do_not() {
             rule.id,
             rule.id
         );
-        let bad = files(&dir, "bad");
-        let good = files(&dir, "good");
+        let bad = fixtures(rule.id, "bad");
+        let good = fixtures(rule.id, "good");
         assert!(!bad.is_empty(), "rule {} has no bad*.yaml fixture", rule.id);
         assert!(
             !good.is_empty(),
@@ -64,62 +30,85 @@ fn every_rule_has_fixtures_that_trigger_it_and_fixes_that_do_not() {
             rule.id
         );
         for f in &bad {
-            let hits = [&opts, &old]
-                .iter()
-                .map(|o| {
-                    lint_file(f, o)
-                        .0
-                        .findings
+            let c = case(f);
+            let r = api::lint(&c.request);
+            if !r.findings.iter().any(|x| x.rule == rule.id) {
+                problems.push(format!(
+                    "{} does not trigger {}: {:?}",
+                    c.name,
+                    rule.id,
+                    r.findings
                         .iter()
-                        .filter(|x| x.rule == rule.id)
-                        .count()
-                })
-                .max()
-                .unwrap();
-            assert!(hits > 0, "{} does not trigger {}", f.display(), rule.id);
+                        .map(|x| (&x.rule, &x.message))
+                        .collect::<Vec<_>>()
+                ));
+            }
         }
         for f in &good {
-            for o in [&opts, &old] {
-                let (r, _) = lint_file(f, o);
-                let hits: Vec<_> = r.findings.iter().filter(|x| x.rule == rule.id).collect();
-                assert!(
-                    hits.is_empty(),
-                    "{} triggers {}: {:#?}",
-                    f.display(),
-                    rule.id,
-                    hits
-                );
+            let c = case(f);
+            let r = api::lint(&c.request);
+            for x in r.findings.iter().filter(|x| x.rule == rule.id) {
+                problems.push(format!("{} triggers {}: {}", c.name, rule.id, x.message));
             }
         }
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn fixed_fixtures_have_no_errors_at_all() {
+    let mut problems = Vec::new();
     for rule in pvlint_core::rules() {
-        for f in files(&fixtures_dir().join(rule.id), "good") {
-            let (r, _) = lint_file(&f, &Options::default());
+        for f in fixtures(rule.id, "good") {
+            let c = case(&f);
+            let r = api::lint(&c.request);
             let errors: Vec<_> = r
                 .findings
                 .iter()
-                .filter(|x| x.severity == pvlint_core::Severity::Error)
-                .map(|x| format!("{}: {}", x.rule, x.message))
+                .filter(|x| x.severity == Severity::Error)
+                .map(|x| format!("{}: {}: {}", c.name, x.rule, x.message))
                 .collect();
-            assert!(errors.is_empty(), "{}: {:#?}", f.display(), errors);
+            problems.extend(errors);
         }
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Headlines are short: what is wrong, on which object. The rest goes in the consequence.
+#[test]
+fn headlines_are_short() {
+    let mut problems = Vec::new();
+    for f in common::all_inputs() {
+        let c = case(&f);
+        for x in api::lint(&c.request).findings {
+            if x.rule == "parse-error" || x.rule == "invalid-field-value" {
+                continue; // the API server's own words, quoted
+            }
+            if x.message.chars().count() > 100 {
+                problems.push(format!(
+                    "{}: {} headline is {} characters: {}",
+                    c.name,
+                    x.rule,
+                    x.message.chars().count(),
+                    x.message
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn fixture_snapshots() {
-    insta::glob!("fixtures/*/*.yaml", |path| {
-        if path.to_string_lossy().ends_with(".cluster.yaml") {
-            return;
+    for rule in pvlint_core::rules() {
+        for f in fixtures(rule.id, "") {
+            let c = case(&f);
+            let mut report = api::lint(&c.request);
+            report.findings.retain(|x| x.rule == rule.id);
+            let out = render::human(&report, &c.request.sources, render::HumanOptions::default());
+            insta::assert_snapshot!(c.name.replace('/', "__"), out);
         }
-        let (report, sources) = lint_file(path, &Options::default());
-        let out = render::human(&report, &sources, render::HumanOptions::default());
-        insta::assert_snapshot!(out);
-    });
+    }
 }
 
 #[test]
@@ -138,62 +127,23 @@ fn docs_examples_are_the_fixtures() {
             "{}",
             rule.id
         );
+        assert!(
+            !rule.docs.known_problems.trim().is_empty(),
+            "{} states no known problems",
+            rule.id
+        );
     }
 }
 
-/// One root cause, one rule: a claimRef with a uid makes the volume Released (stale-claim-ref-uid),
-/// so claim-ref-conflict must not also call it "Available yet reserved".
 #[test]
-fn a_stale_claim_ref_is_not_also_a_conflict() {
-    let text = r#"# A claimRef with a uid makes the volume Released (stale-claim-ref-uid says so), not
-# "Available yet reserved": claim-ref-conflict stays quiet.
-apiVersion: v1
-kind: PersistentVolume
-metadata:
-  name: pv-a
-spec:
-  accessModes: [ReadWriteOnce]
-  capacity:
-    storage: 5Gi
-  claimRef:
-    namespace: app
-    name: data
-    uid: 9cb4adcc-01ba-4a4f-9bf0-205bcb3a9b9e
-  nfs:
-    server: 10.0.0.5
-    path: /exports/a
-  persistentVolumeReclaimPolicy: Retain
-  storageClassName: ""
----
-apiVersion: v1
-kind: PersistentVolume
-metadata:
-  name: pv-b
-spec:
-  accessModes: [ReadWriteOnce]
-  capacity:
-    storage: 5Gi
-  nfs:
-    server: 10.0.0.5
-    path: /exports/b
-  persistentVolumeReclaimPolicy: Retain
-  storageClassName: ""
----
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata:
-  name: data
-  namespace: app
-spec:
-  accessModes: [ReadWriteOnce]
-  resources:
-    requests:
-      storage: 5Gi
-  storageClassName: ""
-  volumeName: pv-b
-"#;
-    let r = pvlint_core::lint(&[Source::new("m.yaml", text)], &Options::default());
-    let rules: Vec<&str> = r.findings.iter().map(|f| f.rule.as_str()).collect();
-    assert!(rules.contains(&"stale-claim-ref-uid"), "{rules:?}");
-    assert!(!rules.contains(&"claim-ref-conflict"), "{rules:?}");
+fn fixture_headers_are_checked() {
+    assert!(common::header("# pvlint: --bogus\n").is_err());
+    assert!(common::header("# pvlint: --kube-version\n").is_err());
+    let (o, c) = common::header(
+        "# pvlint: --kube-version 1.23 --no-default-class --cluster-state x.yaml\nkind: X\n",
+    )
+    .unwrap();
+    assert_eq!(o.kube_version, pvlint_core::KubeVersion::new(1, 23));
+    assert_eq!(o.default_class.as_deref(), Some(""));
+    assert_eq!(c.as_deref(), Some("x.yaml"));
 }

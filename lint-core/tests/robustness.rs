@@ -249,7 +249,12 @@ fn a_broken_cluster_state_is_reported_once_even_file_by_file() {
     let a = Source::new("a.yaml", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: a}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: \"\"\n  resources: {requests: {storage: 1Gi}}\n");
     let b = Source::new("b.yaml", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: b}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: \"\"\n  resources: {requests: {storage: 1Gi}}\n");
     let cluster = Source::new("live.yaml", "apiVersion: v1\nkind: List\nitems: [\n");
-    let r = pvlint_core::lint_each(&[a, b], std::slice::from_ref(&cluster), &Options::default());
+    let r = pvlint_core::api::lint(&pvlint_core::Request {
+        sources: vec![a, b],
+        cluster: vec![cluster],
+        each_file: true,
+        ..Default::default()
+    });
     let cluster_errors: Vec<_> = r
         .findings
         .iter()

@@ -1,12 +1,11 @@
-//! The binding simulator against the seed scenarios, step by step.
+//! The binding simulator against the seed scenarios, step by step, through the public API
+//! (what-if operations for the timelines). Event texts and behaviour follow
+//! pkg/controller/volume/persistentvolume (see each test's upstream reference).
 
-use pvlint_core::index::Index;
-use pvlint_core::sim::{self, ClaimPhase, Storage, VolumePhase, World};
-use pvlint_core::{Options, Source};
-
-fn ix(text: &str) -> Index {
-    Index::build(&[Source::new("m.yaml", text)])
-}
+use pvlint_core::{
+    api, ClaimOutcome, ClaimPhase, KubeVersion, Operation, Options, Reason, Request, Simulation,
+    Source, VolumeOutcome, VolumePhase,
+};
 
 fn file(rel: &str) -> String {
     std::fs::read_to_string(
@@ -17,124 +16,217 @@ fn file(rel: &str) -> String {
     .unwrap()
 }
 
-fn claim<'a>(w: &'a World, name: &str) -> &'a sim::SimPvc {
-    w.claims
+fn sim(text: &str, options: Options, operations: Vec<Operation>) -> Simulation {
+    api::simulate(&Request {
+        sources: vec![Source::new("m.yaml", text)],
+        options,
+        operations,
+        ..Request::default()
+    })
+    .unwrap()
+}
+
+fn claim<'a>(claims: &'a [ClaimOutcome], name: &str) -> &'a ClaimOutcome {
+    claims
         .iter()
         .find(|c| c.name == name)
         .unwrap_or_else(|| panic!("no claim {name}"))
 }
 
-fn pv<'a>(w: &'a World, name: &str) -> &'a sim::SimPv {
-    w.pvs
+fn pv<'a>(volumes: &'a [VolumeOutcome], name: &str) -> &'a VolumeOutcome {
+    volumes
         .iter()
+        .rev()
         .find(|p| p.name == name)
         .unwrap_or_else(|| panic!("no volume {name}"))
+}
+
+fn op(s: &str) -> Operation {
+    s.parse().unwrap()
+}
+
+fn apply(text: &str) -> Operation {
+    Operation::Apply {
+        sources: vec![Source::new("more.yaml", text)],
+    }
 }
 
 const PV3: &str = "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: pv3\nspec:\n  accessModes: [ReadWriteOnce, ReadWriteMany, ReadOnlyMany]\n  capacity:\n    storage: 5Gi\n  nfs:\n    path: /var/nfsshare/v1\n    server: 172.16.51.58.1\n  persistentVolumeReclaimPolicy: Recycle\n";
 const MYCLAIM: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: myclaim\n  namespace: test\nspec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 5Gi\n";
 
-/// Seed 001 (on a 2017 cluster: no default StorageClass).
-#[test]
-fn seed_001_phase_transitions_step_by_step() {
-    let opts = Options {
+fn no_default() -> Options {
+    Options {
         default_class: Some(String::new()),
         ..Options::default()
-    };
-    let mut w = World::new(&opts);
-    // 1. Add the PV: Available.
-    w.apply(&ix(PV3));
-    w.run();
-    assert_eq!(pv(&w, "pv3").phase, VolumePhase::Available);
-    // 2. Add the PVC: both Bound.
-    w.apply(&ix(MYCLAIM));
-    w.run();
-    assert_eq!(claim(&w, "myclaim").phase, ClaimPhase::Bound);
-    assert_eq!(claim(&w, "myclaim").volume_name.as_deref(), Some("pv3"));
-    assert_eq!(pv(&w, "pv3").phase, VolumePhase::Bound);
-    // 3. Delete the PV: the claim is Lost (ClaimLost).
-    w.delete_pv("pv3");
-    w.run();
-    let c = claim(&w, "myclaim");
+    }
+}
+
+/// Seed 001 (a cluster with no default StorageClass), as a timeline. Deleting a Bound volume
+/// leaves it Terminating (the pv-protection finalizer); the seed's "delete the PV, the claim
+/// goes Lost" needs the finalizer removed too (pv_controller_test 5-7: ClaimLost).
+#[test]
+fn seed_001_phase_transitions_step_by_step() {
+    let s = sim(
+        PV3,
+        no_default(),
+        vec![
+            apply(MYCLAIM),
+            op("delete pv/pv3"),
+            op("remove-finalizers pv/pv3"),
+            apply(PV3),
+            op("delete pvc/test/myclaim"),
+            op("remove-claimref pv/pv3"),
+        ],
+    );
+    let st = &s.steps;
+    assert_eq!(st.len(), 7);
+    // 0. Add the PV: Available.
+    assert_eq!(pv(&st[0].volumes, "pv3").phase, VolumePhase::Available);
+    // 1. Add the PVC: both Bound.
+    assert_eq!(claim(&st[1].claims, "myclaim").phase, ClaimPhase::Bound);
+    assert_eq!(
+        claim(&st[1].claims, "myclaim").volume.as_deref(),
+        Some("pv3")
+    );
+    assert_eq!(pv(&st[1].volumes, "pv3").phase, VolumePhase::Bound);
+    // 2. Delete the PV: Terminating while Bound; the claim stays Bound.
+    assert_eq!(claim(&st[2].claims, "myclaim").phase, ClaimPhase::Bound);
+    assert!(!pv(&st[2].volumes, "pv3").gone);
+    // 3. Without its finalizers the PV goes: the claim is Lost (ClaimLost).
+    let c = claim(&st[3].claims, "myclaim");
     assert_eq!(c.phase, ClaimPhase::Lost);
-    assert!(c.events.iter().any(|e| e.reason == "ClaimLost"
+    assert!(c.events.iter().any(|e| e.reason == Reason::ClaimLost
         && e.message == "Bound claim has lost its PersistentVolume. Data on the volume is lost!"));
-    // 4. Add the PV again: the bound claim re-binds a volume without claimRef.
-    w.apply(&ix(PV3));
-    w.run();
-    assert_eq!(claim(&w, "myclaim").phase, ClaimPhase::Bound);
-    assert_eq!(pv(&w, "pv3").phase, VolumePhase::Bound);
-    // 5.+6. Delete the PVC: Released, then Recycle fails on the bad NFS server: Failed.
-    w.delete_claim("test", "myclaim");
-    w.run();
-    let v = pv(&w, "pv3");
+    // 4. Add the PV again: the bound claim re-binds a volume without claimRef (3-3).
+    assert_eq!(claim(&st[4].claims, "myclaim").phase, ClaimPhase::Bound);
+    assert_eq!(pv(&st[4].volumes, "pv3").phase, VolumePhase::Bound);
+    // 5. Delete the PVC: Released, then Recycle fails on the bad NFS server: Failed.
+    let v = pv(&st[5].volumes, "pv3");
     assert_eq!(v.phase, VolumePhase::Failed);
     assert!(
-        v.events.iter().any(|e| e.reason == "VolumeFailedRecycle"),
+        v.events
+            .iter()
+            .any(|e| e.reason == Reason::VolumeFailedRecycle),
         "{:?}",
         v.events
     );
-    assert!(v.claim_ref.is_some(), "a Failed volume keeps its claimRef");
-    // 7. The admin removes claimRef: Available.
-    w.clear_claim_ref("pv3");
-    w.run();
-    assert_eq!(pv(&w, "pv3").phase, VolumePhase::Available);
+    assert_eq!(
+        v.claim.as_deref(),
+        Some("test/myclaim"),
+        "a Failed volume keeps its claimRef"
+    );
+    // 6. The admin removes claimRef: Available.
+    assert_eq!(pv(&st[6].volumes, "pv3").phase, VolumePhase::Available);
 }
 
-/// Released with a good server: the recycler wipes it and it is Available again.
+/// Released with a good server: the recycler wipes it and it is Available again
+/// (recycle_test.go: VolumeRecycled, unbindVolume).
 #[test]
 fn recycle_with_a_reachable_server_makes_the_volume_available() {
-    let mut w = World::new(&Options {
-        default_class: Some(String::new()),
-        ..Options::default()
-    });
-    w.apply(&ix(&PV3.replace("172.16.51.58.1", "172.16.51.58")));
-    w.apply(&ix(MYCLAIM));
-    w.run();
-    w.delete_claim("test", "myclaim");
-    w.run();
-    let v = pv(&w, "pv3");
+    let s = sim(
+        &format!(
+            "{}---\n{MYCLAIM}",
+            PV3.replace("172.16.51.58.1", "172.16.51.58")
+        ),
+        no_default(),
+        vec![op("delete pvc/test/myclaim")],
+    );
+    let v = pv(&s.volumes, "pv3");
     assert_eq!(v.phase, VolumePhase::Available);
-    assert_eq!(v.storage, Storage::Recycled);
+    assert_eq!(v.storage.fate, "recycled");
+    assert!(v.events.iter().any(|e| e.reason == Reason::VolumeRecycled));
+}
+
+/// Seed 004: a CSI volume with Delete, deleted before its claim. Without the
+/// external-provisioner's finalizer its storage leaks; with it, the driver deletes it.
+#[test]
+fn seed_004_volume_deleted_before_its_claim() {
+    let text = |finalizer: bool| {
+        format!(
+            "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: pvc-6791\n  annotations: {{pv.kubernetes.io/provisioned-by: csi.vsphere.vmware.com}}\n{}spec:\n  accessModes: [ReadWriteOnce]\n  capacity: {{storage: 5Gi}}\n  claimRef: {{namespace: default, name: data}}\n  csi: {{driver: csi.vsphere.vmware.com, volumeHandle: 2dacf297}}\n  persistentVolumeReclaimPolicy: Delete\n  storageClassName: block\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: data}}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: block\n  volumeName: pvc-6791\n  resources: {{requests: {{storage: 5Gi}}}}\n",
+            if finalizer {
+                "  finalizers: [kubernetes.io/pv-protection, external-provisioner.volume.kubernetes.io/finalizer]\n"
+            } else {
+                ""
+            }
+        )
+    };
+    for (version, finalizer, fate) in [
+        ("1.23", false, "leaked"),
+        ("1.23", true, "leftToProvisioner"),
+        ("1.34", false, "leaked"),
+        ("1.34", true, "leftToProvisioner"),
+    ] {
+        let s = sim(
+            &text(finalizer),
+            Options {
+                kube_version: version.parse().unwrap(),
+                ..Options::default()
+            },
+            vec![op("delete pv/pvc-6791"), op("delete pvc/default/data")],
+        );
+        // Deleting the Bound volume: Terminating, still Bound (pv-protection).
+        assert_eq!(
+            pv(&s.steps[1].volumes, "pvc-6791").phase,
+            VolumePhase::Bound
+        );
+        assert!(!pv(&s.steps[1].volumes, "pvc-6791").gone);
+        let v = pv(&s.volumes, "pvc-6791");
+        assert_eq!(v.storage.fate, fate, "{version} finalizer {finalizer}");
+    }
 }
 
 #[test]
 fn seed_000_before_and_after() {
-    let before = ix(&file("examples/seed-000-dr-migration/broken.yaml"));
-    let w = sim::simulate(&Index::default(), &before, &Options::default());
-    let c = claim(&w, "public-devops-teststatefulset-nginx-online-pvc");
-    assert_eq!(c.phase, ClaimPhase::Lost);
-    assert!(c.events.iter().any(|e| e.reason == "ClaimMisbound"
-        && e.message == "Two claims are bound to the same volume, this one is bound incorrectly"));
-    let v = pv(&w, "pvc-3d65a636-f4c3-4c49-b957-c45673f48bc6");
-    assert_eq!(v.phase, VolumePhase::Released);
-    assert_eq!(
-        v.storage,
-        Storage::LeftToProvisioner {
-            provisioner: "com.tencent.cloud.csi.cfs".into()
-        }
+    let s = sim(
+        &file("examples/seed-000-dr-migration/broken.yaml"),
+        Options::default(),
+        vec![],
     );
+    let c = claim(&s.claims, "public-devops-teststatefulset-nginx-online-pvc");
+    assert_eq!(c.phase, ClaimPhase::Lost);
+    assert!(c.events.iter().any(|e| e.reason == Reason::ClaimMisbound
+        && e.message == "Two claims are bound to the same volume, this one is bound incorrectly"));
+    let v = pv(&s.volumes, "pvc-3d65a636-f4c3-4c49-b957-c45673f48bc6");
+    assert_eq!(v.phase, VolumePhase::Released);
+    assert_eq!(v.storage.fate, "leftToProvisioner");
+    assert_eq!(v.storage.by.as_deref(), Some("com.tencent.cloud.csi.cfs"));
 
-    let after = ix(&file("examples/seed-000-dr-migration/fixed.yaml"));
-    let w = sim::simulate(&Index::default(), &after, &Options::default());
-    let c = claim(&w, "public-devops-teststatefulset-nginx-online-pvc");
+    let s = sim(
+        &file("examples/seed-000-dr-migration/fixed.yaml"),
+        Options::default(),
+        vec![],
+    );
+    let c = claim(&s.claims, "public-devops-teststatefulset-nginx-online-pvc");
     assert_eq!(c.phase, ClaimPhase::Bound);
-    let v = pv(&w, "pvc-3d65a636-f4c3-4c49-b957-c45673f48bc6");
+    let v = pv(&s.volumes, "pvc-3d65a636-f4c3-4c49-b957-c45673f48bc6");
     assert_eq!(v.phase, VolumePhase::Bound);
-    assert_eq!(v.storage, Storage::Kept);
+    assert_eq!(v.storage.fate, "kept");
 }
 
 #[test]
 fn seed_002_pool_binds_smallest_first() {
-    let m = ix(&file("examples/seed-002-statefulset-pool/fixed-pool.yaml"));
-    let w = sim::simulate(&Index::default(), &m, &Options::default());
+    let s = sim(
+        &file("examples/seed-002-statefulset-pool/fixed-pool.yaml"),
+        Options::default(),
+        vec![],
+    );
     // All three claims exist at once here, and the volumes already exist: each takes the
-    // smallest matching volume in ordinal order — pv03, pv04, then the 2Gi pv01.
-    assert_eq!(claim(&w, "www-web-0").volume_name.as_deref(), Some("pv03"));
-    assert_eq!(claim(&w, "www-web-1").volume_name.as_deref(), Some("pv04"));
-    assert_eq!(claim(&w, "www-web-2").volume_name.as_deref(), Some("pv01"));
+    // smallest matching volume in ordinal order: pv03, pv04, then the 2Gi pv01.
     assert_eq!(
-        pv(&w, "pv02").phase,
+        claim(&s.claims, "www-web-0").volume.as_deref(),
+        Some("pv03")
+    );
+    assert_eq!(
+        claim(&s.claims, "www-web-1").volume.as_deref(),
+        Some("pv04")
+    );
+    assert_eq!(
+        claim(&s.claims, "www-web-2").volume.as_deref(),
+        Some("pv01")
+    );
+    assert_eq!(
+        pv(&s.volumes, "pv02").phase,
         VolumePhase::Available,
         "class test matches none"
     );
@@ -152,157 +244,197 @@ fn seed_002_printout_comes_from_claims_that_existed_before_the_volumes() {
         .trim_end_matches("apiVersion: v1")
         .trim_end()
         .trim_end_matches("---");
-    let mut w = World::new(&Options::default());
-    w.apply(&ix(sts_part));
-    w.run();
-    assert_eq!(claim(&w, "www-web-0").phase, ClaimPhase::Pending);
     // The volumes arrive one by one, in the order `kubectl apply` creates them.
-    for doc in pvs_part.split("---\n") {
-        w.apply(&ix(doc));
-        w.run();
-    }
-    assert_eq!(claim(&w, "www-web-0").volume_name.as_deref(), Some("pv01"));
-    assert_eq!(claim(&w, "www-web-1").volume_name.as_deref(), Some("pv03"));
-    assert_eq!(claim(&w, "www-web-2").volume_name.as_deref(), Some("pv04"));
+    let ops: Vec<Operation> = pvs_part.split("---\n").map(apply).collect();
+    // The tutorial's cluster has no StorageClass "nfs": the input is complete.
+    let complete = Options {
+        complete: true,
+        ..Options::default()
+    };
+    let s = sim(sts_part, complete, ops);
+    assert_eq!(
+        claim(&s.steps[0].claims, "www-web-0").phase,
+        ClaimPhase::Pending
+    );
+    assert_eq!(
+        claim(&s.claims, "www-web-0").volume.as_deref(),
+        Some("pv01")
+    );
+    assert_eq!(
+        claim(&s.claims, "www-web-1").volume.as_deref(),
+        Some("pv03")
+    );
+    assert_eq!(
+        claim(&s.claims, "www-web-2").volume.as_deref(),
+        Some("pv04")
+    );
 }
 
 #[test]
 fn seed_002_single_volume_leaves_web_1_and_web_2_pending() {
-    let m = ix(&file(
-        "examples/seed-002-statefulset-pool/broken-single-pv.yaml",
-    ));
-    let w = sim::simulate(&Index::default(), &m, &Options::default());
+    let s = sim(
+        &file("examples/seed-002-statefulset-pool/broken-single-pv.yaml"),
+        Options::default(),
+        vec![],
+    );
     assert_eq!(
-        claim(&w, "www-web-0").volume_name.as_deref(),
+        claim(&s.claims, "www-web-0").volume.as_deref(),
         Some("pv0003")
     );
     for name in ["www-web-1", "www-web-2"] {
-        let c = claim(&w, name);
+        let c = claim(&s.claims, name);
         assert_eq!(c.phase, ClaimPhase::Pending, "{name}");
         assert!(
-            c.events.iter().any(|e| e.reason == "ProvisioningFailed"
-                && e.message == "storageclass.storage.k8s.io \"nfs\" not found"),
+            c.events
+                .iter()
+                .any(|e| e.reason == Reason::ProvisioningFailed
+                    && e.message == "storageclass.storage.k8s.io \"nfs\" not found"),
             "{:?}",
             c.events
         );
     }
+    // "nfs" names no StorageClass in the input and its static volumes use it: assumed a label.
+    assert!(
+        s.assumptions
+            .iter()
+            .any(|a| a.contains("no StorageClass nfs exists")),
+        "{:?}",
+        s.assumptions
+    );
 }
 
+/// binder_test "1-2 - noop" (no class, no match: FailedBinding) and the DefaultStorageClass
+/// admission plugin (admission_test "set a default class").
 #[test]
 fn seed_002_hostpath_claim_too_big_stays_pending() {
-    let m = ix(&file(
-        "examples/seed-002-statefulset-pool/broken-hostpath-too-small.yaml",
-    ));
-    // No default class in this cluster: the claim stays unset and only the class-less volume could match.
-    let w = sim::simulate(
-        &Index::default(),
-        &m,
-        &Options {
-            default_class: Some(String::new()),
-            ..Options::default()
-        },
-    );
-    let c = claim(&w, "www-web-0");
+    let text = file("examples/seed-002-statefulset-pool/broken-hostpath-too-small.yaml");
+    let s = sim(&text, no_default(), vec![]);
+    let c = claim(&s.claims, "www-web-0");
     assert_eq!(c.phase, ClaimPhase::Pending);
-    assert!(c.events.iter().any(|e| e.reason == "FailedBinding"));
-    assert_eq!(pv(&w, "pv-0").phase, VolumePhase::Available);
+    assert!(c.events.iter().any(|e| e.reason == Reason::FailedBinding));
+    assert_eq!(pv(&s.volumes, "pv-0").phase, VolumePhase::Available);
     // With a default class (almost every cluster), admission gives the claim that class.
-    let w = sim::simulate(
-        &Index::default(),
-        &m,
-        &Options {
+    let s = sim(
+        &text,
+        Options {
             default_class: Some("standard".into()),
             ..Options::default()
         },
+        vec![],
     );
-    let c = claim(&w, "www-web-0");
+    let c = claim(&s.claims, "www-web-0");
     assert_eq!(c.class.as_deref(), Some("standard"));
-    assert!(
-        c.reasons[0].contains("DefaultStorageClass admission"),
-        "{:?}",
-        c.reasons
-    );
+    assert_eq!(c.class_source, "admission");
 }
 
+/// binder_test "4-3 - bound volume with missing claim", then delete_test: an external
+/// deleter (CSI) deletes the storage.
 #[test]
 fn stale_uid_without_the_claim_releases_and_deletes() {
-    // The volume was exported without its claim: the claim is "not found", Released, Delete runs.
-    let m = ix("apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: orphan}\nspec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n  claimRef: {namespace: a, name: b, uid: \"1234\"}\n  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}\n  persistentVolumeReclaimPolicy: Delete\n");
-    let w = sim::simulate(&Index::default(), &m, &Options::default());
-    let v = pv(&w, "orphan");
+    let s = sim("apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: orphan}\nspec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n  claimRef: {namespace: a, name: b, uid: \"1234\"}\n  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}\n  persistentVolumeReclaimPolicy: Delete\n", Options::default(), vec![]);
+    let v = pv(&s.volumes, "orphan");
     assert_eq!(v.phase, VolumePhase::Released);
-    assert!(v.storage.is_deleted());
+    assert_eq!(v.storage.fate, "leftToProvisioner");
 }
 
+/// findDeletablePlugin: nfs is registered but cannot delete ("no deletable volume plugin
+/// matched", wrapped by doDeleteVolume); the volume goes Failed and keeps its storage.
 #[test]
 fn in_tree_nfs_delete_fails() {
-    let m = ix("apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: nfs-pv}\nspec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n  claimRef: {namespace: a, name: gone, uid: \"1234\"}\n  nfs: {server: 10.0.0.1, path: /x}\n  persistentVolumeReclaimPolicy: Delete\n");
-    let w = sim::simulate(&Index::default(), &m, &Options::default());
-    let v = pv(&w, "nfs-pv");
+    let s = sim("apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: nfs-pv}\nspec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n  claimRef: {namespace: a, name: gone, uid: \"1234\"}\n  nfs: {server: 10.0.0.1, path: /x}\n  persistentVolumeReclaimPolicy: Delete\n", Options::default(), vec![]);
+    let v = pv(&s.volumes, "nfs-pv");
     assert_eq!(v.phase, VolumePhase::Failed);
     assert_eq!(
         v.events[0].message,
-        "error getting deleter volume plugin for volume \"nfs-pv\": no volume plugin matched"
+        "error getting deleter volume plugin for volume \"nfs-pv\": no deletable volume plugin matched"
     );
-    assert_eq!(v.storage, Storage::Kept);
+    assert_eq!(v.storage.fate, "deleteFailed");
 }
 
+/// binder_test "1-13 - delayed binding": Normal WaitForFirstConsumer; a pod using the claim
+/// lets the scheduler choose a node, and the class provisions.
 #[test]
 fn wait_for_first_consumer() {
     let sc = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: local}\nprovisioner: rancher.io/local-path\nvolumeBindingMode: WaitForFirstConsumer\n---\n";
     let pvc = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: local\n  resources: {requests: {storage: 1Gi}}\n";
-    let w = sim::simulate(
-        &Index::default(),
-        &ix(&format!("{sc}{pvc}")),
-        &Options::default(),
-    );
-    let c = claim(&w, "c");
+    let s = sim(&format!("{sc}{pvc}"), Options::default(), vec![]);
+    let c = claim(&s.claims, "c");
     assert_eq!(c.phase, ClaimPhase::Pending);
-    assert_eq!(c.events[0].reason, "WaitForFirstConsumer");
+    assert_eq!(c.events[0].reason, Reason::WaitForFirstConsumer);
     let pod = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: x, image: x}]\n  volumes: [{name: v, persistentVolumeClaim: {claimName: c}}]\n";
-    let w = sim::simulate(
-        &Index::default(),
-        &ix(&format!("{sc}{pvc}{pod}")),
-        &Options::default(),
-    );
-    let c = claim(&w, "c");
+    let s = sim(&format!("{sc}{pvc}{pod}"), Options::default(), vec![]);
+    let c = claim(&s.claims, "c");
     assert_eq!(c.phase, ClaimPhase::Bound);
-    assert!(
-        matches!(&pv(&w, c.volume_name.as_deref().unwrap()).storage, Storage::Provisioned { provisioner } if provisioner == "rancher.io/local-path")
-    );
+    let v = pv(&s.volumes, c.volume.as_deref().unwrap());
+    assert_eq!(v.storage.fate, "provisioned");
+    assert_eq!(v.storage.by.as_deref(), Some("rancher.io/local-path"));
 }
 
+/// Admission before 1.26 refuses a claim when several classes are default; from 1.26
+/// GetDefaultClass picks the newest, then the smallest name (admission_test "two defaults
+/// with same creation time, choose the one with smaller name").
 #[test]
 fn several_defaults_before_1_26_reject_the_claim() {
     let text = file("lint-core/tests/fixtures/multiple-default-storage-classes/bad.yaml")
         + "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n";
     let old = Options {
-        kube_version: pvlint_core::KubeVersion::new(1, 25),
+        kube_version: KubeVersion::new(1, 25),
         ..Options::default()
     };
-    let w = sim::simulate(&Index::default(), &ix(&text), &old);
-    assert_eq!(w.rejected.len(), 1);
-    let w = sim::simulate(&Index::default(), &ix(&text), &Options::default());
-    // Created together: same creationTimestamp, so the name decides: "gp3" < "standard".
-    assert_eq!(claim(&w, "c").class.as_deref(), Some("gp3"));
+    let s = sim(&text, old, vec![]);
+    assert_eq!(claim(&s.claims, "c").phase, ClaimPhase::Rejected);
+    let s = sim(&text, Options::default(), vec![]);
+    assert_eq!(claim(&s.claims, "c").class.as_deref(), Some("gp3"));
 }
 
+/// CSI migration: kubernetes.io/aws-ebs is served by ebs.csi.aws.com (provisionClaimOperationExternal),
+/// and reclaimVolume leaves migrated volumes to the driver.
 #[test]
-fn volumes_of_in_tree_provisioners_are_reclaimed_by_their_source_type() {
-    // kubernetes.io/aws-ebs creates awsElasticBlockStore volumes, which CSI migration serves:
-    // when the claim goes, the EBS CSI driver deletes the disk (not an in-tree deleter).
+fn volumes_of_migrated_in_tree_provisioners_are_left_to_their_csi_driver() {
     let sc = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: ebs}\nprovisioner: kubernetes.io/aws-ebs\n---\n";
     let pvc = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: ebs\n  resources: {requests: {storage: 1Gi}}\n";
-    let mut w = World::new(&Options::default());
-    w.apply(&ix(&format!("{sc}{pvc}")));
-    w.run();
-    let v = claim(&w, "c").volume_name.clone().expect("provisioned");
-    assert_eq!(pv(&w, &v).source_kind, "awsElasticBlockStore");
-    w.delete_claim("default", "c");
-    w.run();
-    assert!(
-        matches!(&pv(&w, &v).storage, Storage::LeftToProvisioner { provisioner } if provisioner.contains("awsElasticBlockStore")),
-        "{:?}",
-        pv(&w, &v).storage
+    let s = sim(
+        &format!("{sc}{pvc}"),
+        Options::default(),
+        vec![op("delete pvc/default/c")],
     );
+    let c = claim(&s.steps[0].claims, "c");
+    assert!(c.events.iter().any(
+        |e| e.reason == Reason::ExternalProvisioning && e.message.contains("'ebs.csi.aws.com'")
+    ));
+    let v = pv(&s.volumes, c.volume.as_deref().unwrap());
+    assert_eq!(v.storage.fate, "leftToProvisioner");
+    assert_eq!(v.storage.by.as_deref(), Some("ebs.csi.aws.com"));
+}
+
+/// provision_test "11-18 - unknown internal provisioner": Warning ProvisioningFailed
+/// "no volume plugin matched name: ..."; kubernetes.io/no-provisioner takes the same path
+/// in Immediate mode.
+#[test]
+fn unserved_in_tree_provisioners_fail() {
+    for p in ["kubernetes.io/no-provisioner", "kubernetes.io/glusterfs"] {
+        let text = format!("apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {{name: x}}\nprovisioner: {p}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: c}}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: x\n  resources: {{requests: {{storage: 1Gi}}}}\n");
+        let s = sim(&text, Options::default(), vec![]);
+        let c = claim(&s.claims, "c");
+        assert_eq!(c.phase, ClaimPhase::Pending);
+        assert_eq!(
+            c.events[0].message,
+            format!("no volume plugin matched name: {p}")
+        );
+    }
+}
+
+/// A class the input names but does not define is assumed to exist, for every claim: the
+/// assumption does not flip once one claim got a volume of that class.
+#[test]
+fn assumed_classes_stay_assumed_for_every_ordinal() {
+    let text = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  replicas: 3\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: db, image: postgres}]}\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: standard\n      resources: {requests: {storage: 1Gi}}\n";
+    let s = sim(text, Options::default(), vec![]);
+    for n in ["data-db-0", "data-db-1", "data-db-2"] {
+        assert_eq!(claim(&s.claims, n).phase, ClaimPhase::Bound, "{n}");
+    }
+    assert!(s
+        .assumptions
+        .iter()
+        .any(|a| a.contains("StorageClass standard")));
 }

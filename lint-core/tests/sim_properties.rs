@@ -1,9 +1,7 @@
 //! Properties of the binding simulator on random pools and claims.
 
 use proptest::prelude::*;
-use pvlint_core::index::Index;
-use pvlint_core::sim::{ClaimPhase, World};
-use pvlint_core::{Options, Source};
+use pvlint_core::{api, ClaimPhase, Options, Request, Simulation, Source};
 
 const MODES: [&str; 4] = [
     "ReadWriteOnce",
@@ -65,14 +63,26 @@ fn manifest(vols: &[Vol], claims: &[Claim]) -> String {
     s
 }
 
-fn run(text: &str) -> World {
-    let mut w = World::new(&Options {
-        default_class: Some(String::new()),
-        ..Options::default()
-    });
-    w.apply(&Index::build(&[Source::new("p.yaml", text)]));
-    w.run();
-    w
+fn run(text: &str) -> Simulation {
+    api::simulate(&Request {
+        sources: vec![Source::new("p.yaml", text)],
+        // A cluster with no StorageClass: only the static pool binds.
+        options: Options {
+            complete: true,
+            ..Options::default()
+        },
+        ..Request::default()
+    })
+    .unwrap()
+}
+
+/// The generated volume behind a volume name (`pv-<i>`).
+fn vol_of<'a>(vols: &'a [Vol], name: &str) -> &'a Vol {
+    &vols[name[3..].parse::<usize>().unwrap()]
+}
+
+fn claim_of<'a>(claims: &'a [Claim], name: &str) -> &'a Claim {
+    &claims[name[2..].parse::<usize>().unwrap()]
 }
 
 fn vol() -> impl Strategy<Value = Vol> {
@@ -119,17 +129,17 @@ proptest! {
         prop_assert!(w.converged);
         let mut seen = std::collections::HashSet::new();
         for c in w.claims.iter().filter(|c| c.phase == ClaimPhase::Bound) {
-            let v = c.volume_name.clone().unwrap();
+            let v = c.volume.clone().unwrap();
             prop_assert!(seen.insert(v.clone()), "{} bound twice", v);
-            let pv = w.pvs.iter().find(|p| p.name == v).unwrap();
-            let (ns, name, uid) = pv.claim_ref.clone().unwrap();
-            prop_assert_eq!((ns, name, uid), (c.namespace.clone(), c.name.clone(), c.uid.clone()));
-            prop_assert!(pv.modes.contains(c.modes));
-            prop_assert!(pv.capacity >= c.request);
-            prop_assert_eq!(pv.volume_mode, c.volume_mode);
-            // A pre-bound pair binds without checking the class (claimRef direction) only when
-            // the volume named the claim; here only volumeName is used, so classes must match.
-            prop_assert_eq!(&pv.class, &c.class.clone().unwrap_or_default());
+            let pv = w.volumes.iter().find(|p| p.name == v).unwrap();
+            prop_assert_eq!(pv.claim.clone(), Some(format!("{}/{}", c.namespace, c.name)));
+            let (gv, gc) = (vol_of(&vols, &v), claim_of(&claims, &c.name));
+            prop_assert_eq!(gv.modes & gc.modes, gc.modes, "access modes");
+            prop_assert!(gv.gi >= gc.gi, "capacity");
+            prop_assert_eq!(gv.block, gc.block, "volumeMode");
+            // Only volumeName pre-binds here (checkVolumeSatisfyClaim checks the class), so
+            // classes must match.
+            prop_assert_eq!(gv.class, gc.class);
         }
     }
 
@@ -161,8 +171,8 @@ proptest! {
             // interchangeable volumes, so every claim gets a volume of the same size. (A claim
             // naming a volume can lose it to a tie-break, and then later claims see another pool.)
             if claims.iter().all(|c| c.prebound.is_none()) {
-                let cap = |w: &World, v: &Option<String>| v.as_ref().and_then(|v| w.pvs.iter().find(|p| &p.name == v)).and_then(|p| p.capacity.clone());
-                prop_assert_eq!(cap(&a, &ca.volume_name), cap(&b, &cb.volume_name), "{}", ca.name);
+                let cap = |v: &Option<String>| v.as_ref().map(|v| vol_of(&vols, v).gi);
+                prop_assert_eq!(cap(&ca.volume), cap(&cb.volume), "{}", ca.name);
             }
         }
     }
@@ -174,14 +184,14 @@ proptest! {
         reversed.reverse();
         let a = run(&text);
         let b = run(&format!("---\n{}", reversed.join("---\n")));
-        for ca in a.claims.iter().filter(|c| c.volume_name.is_some() && claims[c.name[2..].parse::<usize>().unwrap()].prebound.is_some()) {
+        for ca in a.claims.iter().filter(|c| claim_of(&claims, &c.name).prebound.is_some()) {
             let cb = b.claims.iter().find(|c| c.name == ca.name).unwrap();
             // A claim naming its volume gets exactly it or stays Pending in either order. The
             // outcome may differ only when another claim takes that volume in one of the runs
             // (upstream is order-dependent then, and the simulation says so).
-            let vol = ca.volume_name.clone().or(cb.volume_name.clone());
-            let taken_by_other = |w: &World| w.claims.iter().any(|o| o.name != ca.name && o.phase == ClaimPhase::Bound && o.volume_name == vol);
-            if ca.phase != cb.phase || ca.volume_name != cb.volume_name {
+            let vol = claim_of(&claims, &ca.name).prebound.map(|p| format!("pv-{p}"));
+            let taken_by_other = |w: &Simulation| w.claims.iter().any(|o| o.name != ca.name && o.phase == ClaimPhase::Bound && o.volume == vol);
+            if ca.phase != cb.phase || ca.volume != cb.volume {
                 prop_assert!(taken_by_other(&a) || taken_by_other(&b), "{} differs without competition", ca.name);
                 let loser = if ca.phase == ClaimPhase::Pending { ca } else { cb };
                 prop_assert!(loser.order_dependent, "{} lost its volume but is not marked order-dependent", loser.name);

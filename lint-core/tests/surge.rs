@@ -20,7 +20,16 @@ fn surge_finding(text: &str) -> Option<(Severity, String)> {
     r.findings
         .iter()
         .find(|f| f.rule == "rwo-rolling-surge")
-        .map(|f| (f.severity, f.message.clone()))
+        .map(|f| {
+            let c = f.consequence.as_ref().expect("a consequence");
+            let text = format!(
+                "{} | {} | assumed: {}",
+                f.message,
+                c.summary,
+                c.assumptions.join("; ")
+            );
+            (f.severity, text)
+        })
 }
 
 #[test]
@@ -101,9 +110,13 @@ fn recreate_and_access_modes() {
     let (sev, msg) = surge_finding(&deployment(Some(1), "", "ReadWriteOncePod", "nfs")).unwrap();
     assert_eq!(sev, Severity::Error);
     assert!(msg.contains("ReadWriteOncePod access mode"), "{msg}");
-    // Unknown class: assumed attachable, and the message says so.
-    let (_, msg) = surge_finding(&deployment(Some(1), "", "ReadWriteOnce", "mystery")).unwrap();
-    assert!(msg.contains("assumes"), "{msg}");
+    // Unknown class: assumed attachable, a warning that says so.
+    let (sev, msg) = surge_finding(&deployment(Some(1), "", "ReadWriteOnce", "mystery")).unwrap();
+    assert_eq!(sev, Severity::Warning);
+    assert!(
+        msg.contains("assumed: the volume attaches to one node"),
+        "{msg}"
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::Request;
+use pvlint_core::api::{self, Request};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -17,30 +17,47 @@ export interface Options {
   /** The cluster's default StorageClass: unset = an unnamed default, "" = none. */
   defaultClass?: string;
 }
-export interface LintInput { sources: Source[]; cluster?: Source[]; options?: Options; eachFile?: boolean }
+export type Operation =
+  | { op: "deletePv"; name: string }
+  | { op: "deletePvc"; namespace: string; name: string }
+  | { op: "removeClaimRef"; name: string }
+  | { op: "removeFinalizers"; name: string }
+  | { op: "apply"; sources: Source[] };
+export interface LintInput { sources: Source[]; cluster?: Source[]; options?: Options; eachFile?: boolean; operations?: Operation[] }
 export type Severity = "error" | "warning" | "info";
 export interface Location { file: string; document: number; line: number; column: number; endLine: number; endColumn: number }
 export interface ObjectRef { apiVersion: string; kind: string; namespace?: string; name: string }
-export interface Suggestion { description: string; snippet?: string }
+export interface Edit { line: number; column: number; endLine: number; endColumn: number; replacement: string }
+export interface Suggestion { description: string; snippet?: string; applicability: "exact" | "illustration"; edits?: Edit[] }
 export interface Related { message: string; location: Location }
+export interface KubeEvent { type: "Normal" | "Warning"; reason: string; message: string }
+export interface Consequence {
+  summary: string; subject?: ObjectRef; phase?: "Pending" | "Bound" | "Lost" | "Available" | "Released" | "Failed";
+  event?: KubeEvent; storage?: "deleted" | "leaked" | "kept"; assumptions?: string[];
+}
 export interface Finding {
-  rule: string; family: string; severity: Severity; message: string; object?: ObjectRef;
+  rule: string; family: string; severity: Severity; message: string; consequence?: Consequence; object?: ObjectRef;
   path: string; location: Location; help: string; suggestion?: Suggestion; related?: Related[];
 }
 export interface Summary { errors: number; warnings: number; infos: number; sources: number; documents: number; objects: number }
 export interface Report { schema: "pvlint/v1"; version: string; options: Options; findings: Finding[]; summary: Summary }
-export interface KubeEvent { type: "Normal" | "Warning"; reason: string; message: string }
+export interface Origin { kind: "cluster" | "manifest" | "statefulset" | "provisioned"; object?: ObjectRef; file?: string; line?: number; ordinal?: number }
 export interface ClaimOutcome {
-  namespace: string; name: string; origin: { kind: string }; phase: "Pending" | "Bound" | "Lost" | "Rejected";
-  volume?: string | null; class?: string | null; events: KubeEvent[]; reasons: string[]; orderDependent: boolean;
+  namespace: string; name: string; origin: Origin; phase: "Pending" | "Bound" | "Lost" | "Rejected";
+  volume: string | null; class: string | null; classSource: "written" | "admission" | "retroactive" | "none";
+  events: KubeEvent[]; why: string; orderDependent: boolean;
 }
 export interface VolumeOutcome {
-  name: string; origin: { kind: string }; phase: "Available" | "Bound" | "Released" | "Failed";
-  storage: { fate: "kept" | "deleted" | "leftToProvisioner" | "recycled" | "provisioned"; provisioner?: string };
-  backing: string; claim?: string | null; events: KubeEvent[];
+  name: string; origin: Origin; phase: "Available" | "Bound" | "Released" | "Failed"; gone: boolean; claim: string | null;
+  storage: { fate: "kept" | "provisioned" | "deleted" | "leftToProvisioner" | "recycled" | "deleteFailed" | "recycleFailed" | "leaked"; by?: string; error?: string };
+  backing: string; events: KubeEvent[]; why: string;
 }
-export interface SimReport { schema: "pvlint-simulation/v1"; converged: boolean; claims: ClaimOutcome[]; volumes: VolumeOutcome[] }
-export interface RuleDocs { what: string; why: string; example: string; fix: string; fixed: string }
+export interface Step { operation: string; claims: ClaimOutcome[]; volumes: VolumeOutcome[] }
+export interface Simulation {
+  schema: "pvlint-simulation/v1"; converged: boolean; assumptions: string[];
+  claims: ClaimOutcome[]; volumes: VolumeOutcome[]; steps?: Step[];
+}
+export interface RuleDocs { what: string; why: string; example: string; fix: string; fixed: string; knownProblems: string }
 export interface RuleInfo { id: string; family: string; severity: Severity; summary: string; docs: RuleDocs }
 "#;
 
@@ -69,17 +86,18 @@ pub fn lint(
     #[wasm_bindgen(unchecked_param_type = "Omit<LintInput, 'sources'> | undefined")]
     options: JsValue,
 ) -> Result<JsValue, JsError> {
-    to_js(&request(sources, options)?.lint())
+    to_js(&api::lint(&request(sources, options)?))
 }
 
 /// Predicts the PV controller's outcome for manifests applied onto an optional cluster state.
-#[wasm_bindgen(unchecked_return_type = "SimReport")]
+#[wasm_bindgen(unchecked_return_type = "Simulation")]
 pub fn simulate(
     #[wasm_bindgen(unchecked_param_type = "Source[]")] sources: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Omit<LintInput, 'sources'> | undefined")]
     options: JsValue,
 ) -> Result<JsValue, JsError> {
-    to_js(&request(sources, options)?.simulate())
+    let sim = api::simulate(&request(sources, options)?).map_err(|e| JsError::new(&e))?;
+    to_js(&sim)
 }
 
 /// Every rule with its documentation.

@@ -3,6 +3,7 @@
 //! Loading never fails: anything ill-typed becomes a [`Diag`] (reported by the
 //! `parse-error` and `invalid-field-value` rules) and the field is treated as absent.
 
+mod meta;
 mod storage;
 mod workload;
 
@@ -136,10 +137,19 @@ pub struct Diag {
     pub source: SourceId,
     pub document: usize,
     pub object: Option<ObjectRef>,
+    /// The object the diagnostic is about, when it is one.
+    pub obj: Option<ObjId>,
     pub field: Field,
     pub message: String,
     pub help: String,
     pub suggestion: Option<Suggestion>,
+}
+
+impl Diag {
+    /// The API server rejects the object: it never exists in the cluster.
+    pub fn rejects(&self) -> bool {
+        self.kind == DiagKind::InvalidValue && self.severity == Severity::Error
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,12 +163,13 @@ pub enum DiagKind {
 /// Reads typed fields of one object, recording type errors.
 pub struct Reader<'a> {
     pub obj: &'a Object,
+    pub id: ObjId,
     pub diags: &'a mut Vec<Diag>,
 }
 
 impl<'a> Reader<'a> {
-    pub fn new(obj: &'a Object, diags: &'a mut Vec<Diag>) -> Self {
-        Reader { obj, diags }
+    pub fn new(obj: &'a Object, id: ObjId, diags: &'a mut Vec<Diag>) -> Self {
+        Reader { obj, id, diags }
     }
 
     pub fn invalid(&mut self, field: Field, severity: Severity, message: String, help: String) {
@@ -168,6 +179,7 @@ impl<'a> Reader<'a> {
             source: self.obj.source,
             document: self.obj.document,
             object: Some(self.obj.objref()),
+            obj: Some(self.id),
             field,
             message,
             help,
@@ -392,6 +404,19 @@ fn parse_int(t: &str) -> Option<i64> {
         body.parse::<i64>().ok()?
     };
     Some(if neg { -v } else { v })
+}
+
+/// Whether an object of this apiVersion and kind is ever sent to an API server. Tool
+/// configuration shaped like an object (Kustomization, kind's Cluster, component configs in
+/// `*.config.k8s.io`, kpt/kustomize function configs) is not, and gets no metadata findings.
+pub fn reaches_api_server(api_version: &str, _kind: &str) -> bool {
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    !(group.ends_with("config.k8s.io")
+        || matches!(
+            group,
+            "config.kubernetes.io" | "kind.x-k8s.io" | "kubeadm.k8s.io" | "kpt.dev" | "k3d.io"
+        )
+        || api_version.starts_with("skaffold/"))
 }
 
 /// Object kinds pvlint indexes, with the API groups they live in.

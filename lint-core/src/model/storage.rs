@@ -1,6 +1,8 @@
 //! Typed views of PersistentVolumes, PersistentVolumeClaims, StorageClasses and CSIDrivers.
 
+use super::meta::{read_meta, read_selector, Meta};
 use super::{Field, ObjId, Object, Reader, Spanned};
+use crate::binding::LabelSelector;
 use crate::finding::Severity;
 use crate::kube::{self, AccessModes, ReclaimPolicy, VolumeMode};
 use crate::quantity::Quantity;
@@ -14,9 +16,7 @@ pub struct Pv {
     pub class_field: Option<Field>,
     pub capacity: Option<Spanned<Quantity>>,
     pub access_modes: AccessModes,
-    pub access_modes_field: Option<Field>,
     pub volume_mode: VolumeMode,
-    pub volume_mode_field: Option<Field>,
     /// None when unset: the API server defaults a manually created PV to Retain.
     pub reclaim: Option<Spanned<ReclaimPolicy>>,
     pub claim_ref: Option<ClaimRef>,
@@ -24,6 +24,13 @@ pub struct Pv {
     pub has_node_affinity: bool,
     pub finalizers: Vec<String>,
     pub provisioned_by: Option<Spanned<String>>,
+    /// spec.volumeAttributesClassName ("" when unset).
+    pub attributes_class: String,
+    /// pv.kubernetes.io/migrated-to: a CSI driver serves this in-tree volume.
+    pub migrated_to: Option<String>,
+    /// pv.kubernetes.io/bound-by-controller is set.
+    pub bound_by_controller: bool,
+    pub meta: Meta,
 }
 
 impl Pv {
@@ -31,10 +38,6 @@ impl Pv {
         self.reclaim
             .as_ref()
             .map_or(ReclaimPolicy::Retain, |r| r.value)
-    }
-
-    pub fn csi_driver(&self) -> Option<&str> {
-        self.source.as_ref()?.csi_driver.as_deref()
     }
 
     /// "the csi volume com.tencent.cloud.csi.cfs/cfs-3c7e956f6" and the like: what would be deleted.
@@ -105,6 +108,13 @@ pub struct Pvc {
     pub volume_mode_field: Option<Field>,
     pub volume_name: Option<Spanned<String>>,
     pub bind_completed: Option<Field>,
+    pub selector: Option<Spanned<LabelSelector>>,
+    /// spec.volumeAttributesClassName ("" when unset).
+    pub attributes_class: String,
+    /// volume.kubernetes.io/selected-node is set (the scheduler chose a node).
+    pub selected_node: bool,
+    /// The claim's metadata (a template's own metadata for StatefulSet templates).
+    pub meta: Meta,
 }
 
 /// `GetPersistentVolumeClaimClass` with nil kept apart from "" (admission treats them differently).
@@ -121,13 +131,6 @@ pub enum ClaimClass {
 }
 
 impl ClaimClass {
-    pub fn name(&self) -> Option<&str> {
-        match self {
-            ClaimClass::Unset => None,
-            ClaimClass::Set { name, .. } => Some(name),
-        }
-    }
-
     pub fn field(&self) -> Option<&Field> {
         match self {
             ClaimClass::Unset => None,
@@ -145,11 +148,12 @@ pub struct StorageClass {
     pub wait_for_first_consumer: bool,
     /// The is-default-class annotation (GA or beta form) equals "true".
     pub is_default: Option<Field>,
+    /// metadata.creationTimestamp, when the object comes from a cluster.
+    pub created: Option<String>,
 }
 
 #[derive(Debug, Clone)]
 pub struct CsiDriver {
-    pub obj: ObjId,
     pub name: String,
     /// `spec.attachRequired`; Kubernetes defaults it to true.
     pub attach_required: bool,
@@ -241,8 +245,8 @@ pub(crate) fn read_pv(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Pv {
         (None, None) => (String::new(), None),
     };
     let capacity = r.quantity("spec.capacity.storage");
-    let (access_modes, access_modes_field) = access_modes(r, "spec.accessModes");
-    let (volume_mode, volume_mode_field) = volume_mode(r, "spec.volumeMode");
+    let (access_modes, _) = access_modes(r, "spec.accessModes");
+    let (volume_mode, _) = volume_mode(r, "spec.volumeMode");
     let reclaim = reclaim(r, "spec.persistentVolumeReclaimPolicy");
     let claim_ref = r.map("spec.claimRef").map(|_| {
         let namespace = r
@@ -266,6 +270,18 @@ pub(crate) fn read_pv(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Pv {
         }
     });
     let source = read_source(obj, r);
+    // ValidatePersistentVolumeSpec: "Local volume requires node affinity".
+    if source.as_ref().is_some_and(|s| s.kind == "local")
+        && obj.root.at("spec.nodeAffinity.required").is_none()
+    {
+        let field = source.as_ref().map(|s| s.field.clone()).expect("checked");
+        r.invalid(
+            field.with_path("spec.nodeAffinity"),
+            Severity::Error,
+            "spec.nodeAffinity: Required value: Local volume requires node affinity; the API server rejects this PersistentVolume".into(),
+            "pin the volume to the node that has the disk with spec.nodeAffinity.required".into(),
+        );
+    }
     let provisioned_by = obj.annotation_str(kube::ANN_PROVISIONED_BY).and_then(|v| {
         Some(Spanned {
             value: v.to_string(),
@@ -279,15 +295,20 @@ pub(crate) fn read_pv(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Pv {
         class_field,
         capacity,
         access_modes,
-        access_modes_field,
         volume_mode,
-        volume_mode_field,
         reclaim,
         claim_ref,
         source,
         has_node_affinity: obj.root.at("spec.nodeAffinity.required").is_some(),
         finalizers: obj.finalizers(),
         provisioned_by,
+        attributes_class: r
+            .string("spec.volumeAttributesClassName")
+            .map(|s| s.value)
+            .unwrap_or_default(),
+        migrated_to: obj.annotation_str(kube::ANN_MIGRATED_TO).map(String::from),
+        bound_by_controller: obj.annotation(kube::ANN_BOUND_BY_CONTROLLER).is_some(),
+        meta: read_meta(r, ""),
     }
 }
 
@@ -355,8 +376,9 @@ pub(crate) fn read_claim(
     let ann_path = p("metadata.annotations");
     let ann = obj.root.at(&ann_path);
     let beta = ann.and_then(|a| a.entry(kube::ANN_BETA_STORAGE_CLASS));
+    // GetPersistentVolumeClaimClass: the beta annotation wins whenever present, even as "".
     let class = match beta.and_then(|e| e.value.as_str().map(|v| (e, v))) {
-        Some((e, v)) if !v.is_empty() => ClaimClass::Set {
+        Some((e, v)) => ClaimClass::Set {
             name: v.to_string(),
             field: Field {
                 path: format!("{ann_path}.{}", kube::ANN_BETA_STORAGE_CLASS),
@@ -395,6 +417,12 @@ pub(crate) fn read_claim(
             path: format!("{ann_path}.{}", kube::ANN_BIND_COMPLETED),
             span: e.key_span.join(e.value.span),
         });
+    let selector = read_selector(r, &p("spec.selector"));
+    let attributes_class = r
+        .string(&p("spec.volumeAttributesClassName"))
+        .map(|s| s.value)
+        .unwrap_or_default();
+    let meta = read_meta(r, prefix);
     Pvc {
         obj: id,
         name,
@@ -409,6 +437,10 @@ pub(crate) fn read_claim(
         volume_mode_field,
         volume_name,
         bind_completed,
+        selector,
+        attributes_class,
+        selected_node: ann.and_then(|a| a.get(kube::ANN_SELECTED_NODE)).is_some(),
+        meta,
     }
 }
 
@@ -457,12 +489,13 @@ pub(crate) fn read_storage_class(obj: &Object, id: ObjId, r: &mut Reader<'_>) ->
         reclaim,
         wait_for_first_consumer: mode.is_some_and(|m| m.value == "WaitForFirstConsumer"),
         is_default,
+        created: r.string("metadata.creationTimestamp").map(|s| s.value),
     }
 }
 
 pub(crate) fn read_csi_driver(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> CsiDriver {
+    let _ = id;
     CsiDriver {
-        obj: id,
         name: obj.name.clone(),
         attach_required: r.bool("spec.attachRequired").is_none_or(|b| b.value),
     }

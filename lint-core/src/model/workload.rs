@@ -51,9 +51,7 @@ pub enum PodCount {
 
 #[derive(Debug, Clone)]
 pub enum Strategy {
-    Recreate {
-        field: Field,
-    },
+    Recreate,
     RollingUpdate {
         max_surge: Spanned<IntOrPercent>,
         max_unavailable: Spanned<IntOrPercent>,
@@ -66,9 +64,7 @@ pub enum Strategy {
 /// A pod volume that mounts a claim.
 #[derive(Debug, Clone)]
 pub struct ClaimUse {
-    pub volume: String,
     pub claim: Spanned<String>,
-    pub read_only: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -81,6 +77,10 @@ pub struct Workload {
     /// Deployments only.
     pub strategy: Option<Strategy>,
     pub claims: Vec<ClaimUse>,
+    /// StatefulSets: spec.ordinals.start (default 0), the first ordinal.
+    pub ordinals_start: i64,
+    /// StatefulSets: spec.podManagementPolicy is Parallel (default OrderedReady).
+    pub parallel_pods: bool,
 }
 
 fn int_or_percent(r: &mut Reader<'_>, node: &Node, path: &str) -> Option<IntOrPercent> {
@@ -155,9 +155,7 @@ fn strategy(obj: &Object, r: &mut Reader<'_>) -> Option<Strategy> {
                     "remove spec.strategy.rollingUpdate".into(),
                 );
             }
-            Some(Strategy::Recreate {
-                field: obj.key_field("spec.strategy"),
-            })
+            Some(Strategy::Recreate)
         }
         "RollingUpdate" => {
             let default = |path: &str| Spanned {
@@ -267,20 +265,39 @@ pub(crate) fn read_workload(
             let Some(claim) = r.string_in(pvc, &pvc_path, "claimName") else {
                 continue;
             };
-            claims.push(ClaimUse {
-                volume: v
-                    .get("name")
-                    .and_then(Node::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                claim,
-                read_only: pvc
-                    .get("readOnly")
-                    .and_then(Node::as_scalar)
-                    .is_some_and(|s| s.kind == ScalarKind::Bool(true)),
-            });
+            claims.push(ClaimUse { claim });
         }
     }
+    let (ordinals_start, parallel_pods) = if kind == WorkloadKind::StatefulSet {
+        let start = r.int("spec.ordinals.start");
+        if let Some(s) = &start {
+            if s.value < 0 {
+                r.invalid(
+                    s.field.clone(),
+                    Severity::Error,
+                    format!("spec.ordinals.start: Invalid value: {}: must be greater than or equal to 0; the API server rejects this object", s.value),
+                    "start ordinals at 0 or above".into(),
+                );
+            }
+        }
+        let policy = r.string("spec.podManagementPolicy");
+        if let Some(p) = &policy {
+            if p.value != "OrderedReady" && p.value != "Parallel" {
+                r.invalid(
+                    p.field.clone(),
+                    Severity::Error,
+                    format!("spec.podManagementPolicy: Unsupported value: \"{}\": supported values: \"OrderedReady\", \"Parallel\"; the API server rejects this object", p.value),
+                    "use OrderedReady (the default) or Parallel".into(),
+                );
+            }
+        }
+        (
+            start.map_or(0, |s| s.value.max(0)),
+            policy.is_some_and(|p| p.value == "Parallel"),
+        )
+    } else {
+        (0, false)
+    };
     Workload {
         obj: id,
         kind,
@@ -289,5 +306,7 @@ pub(crate) fn read_workload(
         pods,
         strategy,
         claims,
+        ordinals_start,
+        parallel_pods,
     }
 }

@@ -30,7 +30,7 @@ pub fn rules_table() -> String {
 pub fn explain(rule: &Rule) -> String {
     let d = &rule.docs;
     format!(
-        "# {id}\n\nFamily: {family} · Default severity: {sev}\n\n{summary}\n\n## What it does\n\n{what}\n\n## Why is this bad?\n\n{why}\n\n## Example\n\n```yaml\n{example}```\n\n## How to fix\n\n{fix}\n\n```yaml\n{fixed}```\n",
+        "# {id}\n\nFamily: {family} · Default severity: {sev}\n\n{summary}\n\n## What it does\n\n{what}\n\n## Why is this bad?\n\n{why}\n\n## Example\n\n```yaml\n{example}```\n\n## How to fix\n\n{fix}\n\n```yaml\n{fixed}```\n\n## Known problems\n\n{known}\n",
         id = rule.id,
         family = rule.family.as_str(),
         sev = rule.severity.as_str(),
@@ -40,6 +40,7 @@ pub fn explain(rule: &Rule) -> String {
         example = d.example,
         fix = d.fix.trim(),
         fixed = d.fixed,
+        known = d.known_problems.trim(),
     )
 }
 

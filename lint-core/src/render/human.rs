@@ -44,8 +44,10 @@ impl Paint {
     }
 }
 
-fn source_of<'a>(sources: &'a [Source], loc: &Location) -> Option<&'a Source> {
-    sources.iter().find(|s| s.name == loc.file)
+type Sources<'a> = std::collections::HashMap<&'a str, &'a Source>;
+
+fn source_of<'a>(sources: &Sources<'a>, loc: &Location) -> Option<&'a Source> {
+    sources.get(loc.file.as_str()).copied()
 }
 
 fn snippet(
@@ -92,7 +94,7 @@ fn snippet(
     );
 }
 
-fn finding(out: &mut String, p: &Paint, sources: &[Source], f: &Finding) {
+fn finding(out: &mut String, p: &Paint, sources: &Sources<'_>, f: &Finding) {
     let gutter = std::iter::once(f.location.line)
         .chain(f.related.iter().map(|r| r.location.line))
         .max()
@@ -130,15 +132,42 @@ fn finding(out: &mut String, p: &Paint, sources: &[Source], f: &Finding) {
         };
         let _ = writeln!(out, "{pad} {} object: {}{at}", p.blue("="), o.display());
     }
-    if !f.help.is_empty() {
-        let _ = writeln!(out, "{pad} {} {} {}", p.blue("="), p.bold("help:"), f.help);
-    }
-    if let Some(s) = &f.suggestion {
+    if let Some(c) = &f.consequence {
         let _ = writeln!(
             out,
             "{pad} {} {} {}",
             p.blue("="),
-            p.bold("fix:"),
+            p.bold("note:"),
+            c.summary
+        );
+        if let Some(e) = &c.event {
+            let _ = writeln!(
+                out,
+                "{pad} {} {} {} {} \"{}\"",
+                p.blue("="),
+                p.bold("event:"),
+                e.kind,
+                e.reason,
+                e.message
+            );
+        }
+        for a in &c.assumptions {
+            let _ = writeln!(out, "{pad} {} {} {a}", p.blue("="), p.bold("assumed:"));
+        }
+    }
+    if !f.help.is_empty() {
+        let _ = writeln!(out, "{pad} {} {} {}", p.blue("="), p.bold("help:"), f.help);
+    }
+    if let Some(s) = &f.suggestion {
+        let label = match s.applicability {
+            crate::finding::Applicability::Exact => "fix:",
+            crate::finding::Applicability::Illustration => "fix (example):",
+        };
+        let _ = writeln!(
+            out,
+            "{pad} {} {} {}",
+            p.blue("="),
+            p.bold(label),
             s.description
         );
         if let Some(snip) = &s.snippet {
@@ -153,7 +182,7 @@ fn finding(out: &mut String, p: &Paint, sources: &[Source], f: &Finding) {
             out,
             "{pad} {} {} {}",
             p.blue("="),
-            p.bold("note:"),
+            p.bold("see:"),
             r.message
         );
         let _ = writeln!(
@@ -177,8 +206,9 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String {
     let p = Paint { on: opts.color };
     let mut out = String::new();
+    let by_name: Sources<'_> = sources.iter().map(|s| (s.name.as_str(), s)).collect();
     for f in &report.findings {
-        finding(&mut out, &p, sources, f);
+        finding(&mut out, &p, &by_name, f);
     }
     let s = &report.summary;
     let counts = format!(

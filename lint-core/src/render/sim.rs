@@ -2,10 +2,10 @@
 
 use std::fmt::Write;
 
-use crate::sim::{ClaimPhase, SimReport, Storage};
+use crate::sim::report::{ClaimOutcome, Simulation, VolumeOutcome};
 
 /// The simulation as JSON (schema `pvlint-simulation/v1`), with a final newline.
-pub fn simulation_json(report: &SimReport) -> String {
+pub fn simulation_json(report: &Simulation) -> String {
     let mut s = serde_json::to_string_pretty(report).expect("a simulation always serialises");
     s.push('\n');
     s
@@ -35,32 +35,22 @@ fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
     }
 }
 
-/// The simulation as tables a person reads.
-pub fn simulation_table(report: &SimReport) -> String {
-    let mut out = String::new();
-    if !report.converged {
-        out.push_str("warning: the simulation did not settle after 64 rounds; the result below is its last state\n\n");
-    }
-    let claims: Vec<Vec<String>> = report
-        .claims
+fn state(out: &mut String, claims: &[ClaimOutcome], volumes: &[VolumeOutcome]) {
+    let rows: Vec<Vec<String>> = claims
         .iter()
         .map(|c| {
-            let phase = match c.phase {
-                ClaimPhase::Rejected => "Rejected".to_string(),
-                p => format!("{p:?}"),
-            };
             let class = match c.class.as_deref() {
                 None => "<unset>".to_string(),
                 Some("") => "\"\"".to_string(),
                 Some(x) => x.to_string(),
             };
-            let mut why = c.reasons.last().cloned().unwrap_or_default();
+            let mut why = c.why.clone();
             if c.order_dependent {
                 why.push_str(" (order-dependent)");
             }
             vec![
                 format!("{}/{}", c.namespace, c.name),
-                phase,
+                format!("{:?}", c.phase),
                 c.volume.clone().unwrap_or_else(|| "-".into()),
                 class,
                 why,
@@ -68,53 +58,67 @@ pub fn simulation_table(report: &SimReport) -> String {
         })
         .collect();
     out.push_str("CLAIMS\n");
-    table(
-        &mut out,
-        &["NAME", "PHASE", "VOLUME", "CLASS", "WHY"],
-        &claims,
-    );
-    let volumes: Vec<Vec<String>> = report
-        .volumes
+    if rows.is_empty() {
+        out.push_str("(none)\n");
+    } else {
+        table(out, &["NAME", "PHASE", "VOLUME", "CLASS", "WHY"], &rows);
+    }
+    let rows: Vec<Vec<String>> = volumes
         .iter()
         .map(|v| {
-            let storage = match &v.storage {
-                Storage::Kept => format!("kept: {}", v.backing),
-                Storage::Deleted => format!("DELETED: {}", v.backing),
-                Storage::LeftToProvisioner { provisioner } => {
-                    format!("DELETED by {provisioner}: {}", v.backing)
-                }
-                Storage::Recycled => format!("recycled (wiped): {}", v.backing),
-                Storage::Provisioned { provisioner } => {
-                    format!("new, provisioned by {provisioner}")
-                }
+            let storage = match v.storage.fate.as_str() {
+                "kept" => format!("kept: {}", v.backing),
+                "deleted" => format!("DELETED: {}", v.backing),
+                "leftToProvisioner" => format!(
+                    "DELETED by {}: {}",
+                    v.storage.by.as_deref().unwrap_or("the provisioner"),
+                    v.backing
+                ),
+                "recycled" => format!("recycled (wiped): {}", v.backing),
+                "provisioned" => format!(
+                    "new, provisioned by {}",
+                    v.storage.by.as_deref().unwrap_or("?")
+                ),
+                "leaked" => format!("LEAKED (PV gone, storage stays): {}", v.backing),
+                "deleteFailed" | "recycleFailed" => format!("kept (reclaim failed): {}", v.backing),
+                other => format!("{other}: {}", v.backing),
+            };
+            let phase = if v.gone {
+                format!("{:?} (deleted)", v.phase)
+            } else {
+                format!("{:?}", v.phase)
             };
             vec![
                 v.name.clone(),
-                format!("{:?}", v.phase),
+                phase,
                 v.claim.clone().unwrap_or_else(|| "-".into()),
                 storage,
             ]
         })
         .collect();
     out.push_str("\nVOLUMES\n");
-    table(&mut out, &["NAME", "PHASE", "CLAIM", "STORAGE"], &volumes);
+    if rows.is_empty() {
+        out.push_str("(none)\n");
+    } else {
+        table(out, &["NAME", "PHASE", "CLAIM", "STORAGE"], &rows);
+    }
     let mut events: Vec<Vec<String>> = Vec::new();
-    for c in &report.claims {
+    for c in claims {
         for e in &c.events {
             events.push(vec![
                 format!("PersistentVolumeClaim {}/{}", c.namespace, c.name),
-                e.kind.to_string(),
-                e.reason.to_string(),
+                format!("{:?}", e.kind),
+                format!("{:?}", e.reason),
                 e.message.clone(),
             ]);
         }
     }
-    for v in &report.volumes {
+    for v in volumes {
         for e in &v.events {
             events.push(vec![
                 format!("PersistentVolume {}", v.name),
-                e.kind.to_string(),
-                e.reason.to_string(),
+                format!("{:?}", e.kind),
+                format!("{:?}", e.reason),
                 e.message.clone(),
             ]);
         }
@@ -123,7 +127,33 @@ pub fn simulation_table(report: &SimReport) -> String {
     if events.is_empty() {
         out.push_str("(none)\n");
     } else {
-        table(&mut out, &["OBJECT", "TYPE", "REASON", "MESSAGE"], &events);
+        table(out, &["OBJECT", "TYPE", "REASON", "MESSAGE"], &events);
+    }
+}
+
+/// The simulation as tables a person reads; with operations, the state after each.
+pub fn simulation_table(report: &Simulation) -> String {
+    let mut out = String::new();
+    if !report.converged {
+        out.push_str("warning: the simulation did not settle after 64 rounds; the result below is its last state\n\n");
+    }
+    if !report.assumptions.is_empty() {
+        out.push_str("ASSUMED (no cluster state given)\n");
+        for a in &report.assumptions {
+            let _ = writeln!(out, "- {a}");
+        }
+        out.push('\n');
+    }
+    if report.steps.is_empty() {
+        state(&mut out, &report.claims, &report.volumes);
+        return out;
+    }
+    for (i, step) in report.steps.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "=== {}. {}", i, step.operation);
+        state(&mut out, &step.claims, &step.volumes);
     }
     out
 }

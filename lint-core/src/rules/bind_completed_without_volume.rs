@@ -17,34 +17,42 @@ pub const RULE: Rule = Rule {
               `pv.kubernetes.io/bound-by-controller`) from the manifest, or set `spec.volumeName` to the volume \
               the claim should bind.",
         fixed: include_str!("../../tests/fixtures/bind-completed-without-volume/good.yaml"),
+        known_problems: "A claim that already exists in the cluster is not re-created: applying such a manifest onto it \
+                         changes nothing the controller looks at. pvlint judges the manifest as if it were created.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for pvc in ctx.index.pvcs.iter().chain(&ctx.index.claim_templates) {
-        let Some(b) = &pvc.bind_completed else { continue };
-        if pvc.volume_name.is_some() {
+        let Some(b) = &pvc.bind_completed else {
+            continue;
+        };
+        if pvc.volume_name.is_some() || ctx.index.is_rejected(pvc.obj) {
             continue;
         }
         let what = match &pvc.template_of {
-            Some(sts) => format!("volumeClaimTemplate {} of StatefulSet {sts}", pvc.name),
-            None => format!("PersistentVolumeClaim {}/{}", pvc.namespace, pvc.name),
+            Some(sts) => format!("StatefulSet {sts} (template {})", pvc.name),
+            None => format!("claim {}/{}", pvc.namespace, pvc.name),
         };
-        sink.report(
+        let f = sink.report(
             ctx,
             pvc.obj,
             b,
-            format!(
-                "{what} carries {} but has no spec.volumeName: the claim goes Lost (Warning ClaimLost \"Bound claim has lost reference to PersistentVolume. Data on the volume is lost!\") and never binds",
-                kube::ANN_BIND_COMPLETED
-            ),
-        )
-        .root_cause(format!("no-volume-name:{}", facts::claim_key(pvc)))
-        .help("this annotation is written by the PV controller; a manifest should not carry it")
-        .suggest(
-            format!("remove the {} and {} annotations (or set spec.volumeName)", kube::ANN_BIND_COMPLETED, kube::ANN_BOUND_BY_CONTROLLER),
-            None,
+            format!("{what} is marked bound but names no volume"),
         );
+        if let Some(&c) = ctx.claims_of_view(pvc).first() {
+            f.consequence(ctx.claim_consequence(c));
+        }
+        f.root_cause(CauseKey::NoVolumeName(ctx.subject_of(pvc)))
+            .help("pv.kubernetes.io/bind-completed is written by the PV controller; a manifest should not carry it")
+            .suggest(
+                format!(
+                    "remove the {} and {} annotations (or set spec.volumeName)",
+                    kube::ANN_BIND_COMPLETED,
+                    kube::ANN_BOUND_BY_CONTROLLER
+                ),
+                None,
+            );
     }
 }

@@ -1,5 +1,4 @@
 use super::prelude::*;
-use std::collections::HashMap;
 
 pub const RULE: Rule = Rule {
     id: "claim-ref-conflict",
@@ -21,133 +20,188 @@ pub const RULE: Rule = Rule {
               the volume, one to one. For a claim carrying `bind-completed`, remove the volume's `claimRef` \
               (or the claim's controller annotations).",
         fixed: include_str!("../../tests/fixtures/claim-ref-conflict/good.yaml"),
+        known_problems: "Two claims naming one volume race: which one binds depends on the order the controller sees them, so \
+                         the finding names both and does not guess.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
+    let w = ctx.sim;
+    let claim_cons = |obj| ctx.claim_of(obj).map(|c| ctx.claim_consequence(c));
     // A volume reserved for a claim that names another volume.
-    for pv in &ix.pvs {
+    for pv in ix
+        .pvs
+        .iter()
+        .filter(|p| !ix.is_rejected(p.obj) && ix.is_current_pv(p))
+    {
         let Some(cr) = &pv.claim_ref else { continue };
-        let Some(c) = ix.pvc(&cr.namespace, &cr.name) else { continue };
+        let Some(c) = ix
+            .pvc(&cr.namespace, &cr.name)
+            .filter(|c| !ix.is_rejected(c.obj))
+        else {
+            continue;
+        };
         match &c.volume_name {
             // With a uid the volume is Released instead (stale-claim-ref-uid reports it).
             Some(v) if v.value != pv.name && cr.uid.is_none() => {
-                sink.report(
+                let f = sink.report(
                     ctx,
                     pv.obj,
                     &cr.field,
-                    format!(
-                        "PersistentVolume {} is reserved by claimRef for claim {}/{}, but that claim names volume \"{}\": the claim binds \"{}\" (or stays Pending), and {} stays Available yet reserved, so no other claim can use it",
-                        pv.name, c.namespace, c.name, v.value, v.value, pv.name
-                    ),
-                )
-                .help("make spec.claimRef and the claim's spec.volumeName name each other")
-                .related(ctx, c.obj, &v.field, format!("the claim names volume \"{}\" here", v.value));
+                    format!("PersistentVolume {} is reserved for claim {}/{}, which names another volume", pv.name, c.namespace, c.name),
+                );
+                if let Some(v) = ctx.volume_of(pv.obj) {
+                    let mut cons = ctx.volume_consequence(v);
+                    cons.summary
+                        .push_str("; no other claim can bind it while its claimRef reserves it");
+                    f.consequence(cons);
+                }
+                f.help("make spec.claimRef and the claim's spec.volumeName name each other")
+                    .related(
+                        ctx,
+                        c.obj,
+                        &v.field,
+                        format!("the claim names volume \"{}\" here", v.value),
+                    );
             }
             Some(_) if cr.uid.is_none() && c.bind_completed.is_some() => {
                 let b = c.bind_completed.clone().expect("checked");
-                sink.report(
+                let f = sink.report(
                     ctx,
                     c.obj,
                     &b,
                     format!(
-                        "claim {}/{} carries {} and its volume {} has a claimRef without uid: for a bound claim the PV controller compares UIDs, so the claim goes Lost (Warning ClaimMisbound \"Two claims are bound to the same volume, this one is bound incorrectly\")",
-                        c.namespace, c.name, kube::ANN_BIND_COMPLETED, pv.name
+                        "claim {}/{} is marked bound, but volume {}'s claimRef has no uid",
+                        c.namespace, c.name, pv.name
                     ),
-                )
-                .root_cause(format!("conflict:{}", pv.name))
-                .help("a bound claim re-binds to a volume that has no claimRef at all")
-                .suggest(
-                    format!("remove spec.claimRef from PersistentVolume {} (keep the claim's volumeName), or remove the claim's {} annotation", pv.name, kube::ANN_BIND_COMPLETED),
-                    None,
-                )
-                .related(ctx, pv.obj, &cr.field, "the volume's claimRef has no uid");
+                );
+                if let Some(cons) = claim_cons(c.obj) {
+                    f.consequence(cons);
+                }
+                f.root_cause(CauseKey::Conflict { volume: pv.name.clone() })
+                    .help("a bound claim re-binds to a volume that has no claimRef at all")
+                    .suggest(
+                        format!("remove spec.claimRef from PersistentVolume {} (keep the claim's volumeName), or remove the claim's {} annotation", pv.name, kube::ANN_BIND_COMPLETED),
+                        None,
+                    )
+                    .related(ctx, pv.obj, &cr.field, "the volume's claimRef has no uid");
             }
             _ => {}
         }
     }
     // A claim naming a volume reserved for another claim.
-    for c in &ix.pvcs {
+    for c in ix.pvcs.iter().filter(|c| !ix.is_rejected(c.obj)) {
         let Some(v) = &c.volume_name else { continue };
-        let Some(pv) = ix.pv(&v.value) else { continue };
+        let Some(pv) = ix.pv(&v.value).filter(|p| !ix.is_rejected(p.obj)) else {
+            continue;
+        };
         let Some(cr) = &pv.claim_ref else { continue };
         if cr.namespace == c.namespace && cr.name == c.name {
             continue;
         }
-        let outcome = if c.bind_completed.is_some() {
-            "the claim carries bind-completed and goes Lost (Warning ClaimMisbound \"Two claims are bound to the same volume, this one is bound incorrectly\")".to_string()
-        } else {
-            format!(
-                "the claim stays Pending (Warning FailedBinding \"volume \\\"{}\\\" already bound to a different claim.\")",
-                pv.name
-            )
-        };
-        sink.report(
+        let f = sink.report(
             ctx,
             c.obj,
             &v.field,
             format!(
-                "claim {}/{} names volume {} whose claimRef reserves it for {}/{}: {outcome}",
+                "claim {}/{} names volume {}, which is reserved for {}/{}",
                 c.namespace, c.name, pv.name, cr.namespace, cr.name
             ),
-        )
-        .root_cause(format!("conflict:{}", pv.name))
-        .help("a volume binds one claim: point this claim at another volume, or fix the volume's claimRef")
-        .related(ctx, pv.obj, &cr.field, format!("reserved for {}/{} here", cr.namespace, cr.name));
+        );
+        if let Some(cons) = claim_cons(c.obj) {
+            f.consequence(cons);
+        }
+        f.root_cause(CauseKey::Conflict { volume: pv.name.clone() })
+            .help("a volume binds one claim: point this claim at another volume, or fix the volume's claimRef")
+            .related(ctx, pv.obj, &cr.field, format!("reserved for {}/{} here", cr.namespace, cr.name));
     }
     // Two claims naming the same volume.
-    let mut by_volume: HashMap<&str, Vec<&Pvc>> = HashMap::new();
-    for c in &ix.pvcs {
+    let mut by_volume: std::collections::BTreeMap<&str, Vec<&Pvc>> = Default::default();
+    for c in ix.pvcs.iter().filter(|c| !ix.is_rejected(c.obj)) {
         if let Some(v) = &c.volume_name {
             by_volume.entry(v.value.as_str()).or_default().push(c);
         }
     }
-    let mut shared: Vec<_> = by_volume.into_iter().filter(|(_, cs)| cs.len() > 1).collect();
-    shared.sort_by_key(|(v, _)| *v);
-    for (vol, claims) in shared {
+    for (vol, claims) in by_volume.into_iter().filter(|(_, cs)| cs.len() > 1) {
         let first = claims[0];
         for c in &claims[1..] {
             let v = c.volume_name.as_ref().expect("grouped by volumeName");
-            sink.report(
+            let f = sink.report(
                 ctx,
                 c.obj,
                 &v.field,
                 format!(
-                    "claims {}/{} and {}/{} both name volume \"{vol}\": a volume binds one claim, so whichever syncs second stays Pending (Warning FailedBinding \"volume \\\"{vol}\\\" already bound to a different claim.\") — or goes Lost if it carries bind-completed",
+                    "claims {}/{} and {}/{} both name volume {vol}",
                     first.namespace, first.name, c.namespace, c.name
                 ),
-            )
-            .root_cause(format!("conflict:{vol}"))
+            );
+            // Whichever the controller syncs first binds it; the simulation shows one order.
+            let loser = [c, &first]
+                .into_iter()
+                .filter_map(|x| ctx.claim_of(x.obj))
+                .find(|&id| w.claim(id).phase() != ClaimPhase::Bound);
+            if let Some(id) = loser {
+                let mut cons = ctx.claim_consequence(id);
+                cons.summary.push_str(" (which of the two claims binds depends on the order the controller sees them)");
+                f.consequence(cons);
+            }
+            f.root_cause(CauseKey::Conflict {
+                volume: vol.to_string(),
+            })
             .help("give each claim its own volume")
-            .related(ctx, first.obj, &first.volume_name.as_ref().expect("grouped").field, "the other claim naming it");
+            .related(
+                ctx,
+                first.obj,
+                &first.volume_name.as_ref().expect("grouped").field,
+                "the other claim naming it",
+            );
         }
     }
     // Two volumes reserving the same claim.
-    let mut by_claim: HashMap<(&str, &str), Vec<&Pv>> = HashMap::new();
-    for pv in &ix.pvs {
+    let mut by_claim: std::collections::BTreeMap<(&str, &str), Vec<&Pv>> = Default::default();
+    for pv in ix
+        .pvs
+        .iter()
+        .filter(|p| !ix.is_rejected(p.obj) && ix.is_current_pv(p))
+    {
         if let Some(cr) = &pv.claim_ref {
-            by_claim.entry((cr.namespace.as_str(), cr.name.as_str())).or_default().push(pv);
+            by_claim
+                .entry((cr.namespace.as_str(), cr.name.as_str()))
+                .or_default()
+                .push(pv);
         }
     }
-    let mut dup: Vec<_> = by_claim.into_iter().filter(|(_, v)| v.len() > 1).collect();
-    dup.sort_by_key(|(k, _)| *k);
-    for ((ns, name), pvs) in dup {
+    for ((ns, name), pvs) in by_claim.into_iter().filter(|(_, v)| v.len() > 1) {
         let first = pvs[0];
         for pv in &pvs[1..] {
             let cr = pv.claim_ref.as_ref().expect("grouped by claimRef");
-            sink.report(
+            let f = sink.report(
                 ctx,
                 pv.obj,
                 &cr.field,
                 format!(
-                    "volumes {} and {} both reserve claim {ns}/{name} by claimRef: the claim binds at most one, and the other stays Available yet reserved, so no other claim can use it",
+                    "volumes {} and {} both reserve claim {ns}/{name}",
                     first.name, pv.name
                 ),
-            )
-            .help("reserve each claim with one volume")
-            .related(ctx, first.obj, &first.claim_ref.as_ref().expect("grouped").field, "the other volume reserving it");
+            );
+            let idle = [pv, &first]
+                .into_iter()
+                .filter_map(|p| ctx.volume_of(p.obj))
+                .find(|&v| w.volume(v).phase != VolumePhase::Bound);
+            if let Some(v) = idle {
+                let mut cons = ctx.volume_consequence(v);
+                cons.summary
+                    .push_str("; reserved for a claim bound elsewhere, no other claim can use it");
+                f.consequence(cons);
+            }
+            f.help("reserve each claim with one volume").related(
+                ctx,
+                first.obj,
+                &first.claim_ref.as_ref().expect("grouped").field,
+                "the other volume reserving it",
+            );
         }
     }
 }

@@ -1,6 +1,4 @@
 use super::prelude::*;
-use crate::facts::claim_view;
-use crate::sim::Cause;
 
 pub const RULE: Rule = Rule {
     id: "claim-will-be-lost",
@@ -19,38 +17,35 @@ pub const RULE: Rule = Rule {
         fix: "Fix the cause the message names: usually remove copied identity (claimRef, bind-completed) from \
               the manifests, or apply the volume the claim names.",
         fixed: include_str!("../../tests/fixtures/claim-will-be-lost/good.yaml"),
+        known_problems: "Where the claim's volume is not in the input and no cluster state is given, the volume may exist in the \
+                         cluster: pvlint then leaves the verdict to `dangling-volume-name`, at info level.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    for c in &ctx.sim.claims {
-        if c.phase != ClaimPhase::Lost {
+    let w = ctx.sim;
+    for (id, c) in w.claims() {
+        let ClaimState::Lost(lost) = &c.state else {
+            continue;
+        };
+        if matches!(lost, Lost::VolumeMissing { .. }) && !ctx.cluster_known() {
             continue;
         }
-        let Some(view) = claim_view(ctx.index, &c.origin) else { continue };
-        let key = facts::claim_key(view);
-        let cause = match &c.cause {
-            Some(Cause::StaleClaimRefUid { volume }) => format!("stale-uid:{volume}"),
-            Some(Cause::NoVolumeName) => format!("no-volume-name:{key}"),
-            Some(Cause::VolumeMissing { .. }) if !ctx.cluster_known => continue,
-            Some(Cause::VolumeMissing { .. }) => format!("dangling:{key}"),
-            Some(Cause::ClaimRefMismatch { volume }) => format!("conflict:{volume}"),
-            _ => format!("lost:{key}"),
+        let Some(view) = ctx.view_of(id) else {
+            continue;
         };
-        let event = c
-            .events
-            .last()
-            .map(|e| format!(" (Warning {} {:?})", e.reason, e.message))
-            .unwrap_or_default();
-        let why = c.reasons.last().cloned().unwrap_or_default();
+        let Some(key) = w.cause_of_claim(id) else {
+            continue;
+        };
         let field = view
             .bind_completed
             .clone()
             .or_else(|| view.volume_name.as_ref().map(|v| v.field.clone()))
             .unwrap_or_else(|| ctx.obj(view.obj).whole());
-        sink.report(ctx, view.obj, &field, format!("claim {}/{} will be Lost{event}: {why}", c.namespace, c.name))
-            .consequence_of(cause)
+        sink.report(ctx, view.obj, &field, format!("claim {} will be Lost", c.key))
+            .consequence(ctx.claim_consequence(id))
+            .consequence_of(key)
             .help("remove copied binding state (claimRef, pv.kubernetes.io/bind-completed) from the manifests");
     }
 }

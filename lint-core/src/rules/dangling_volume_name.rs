@@ -16,41 +16,47 @@ pub const RULE: Rule = Rule {
         fix: "Apply the PersistentVolume with the claim, correct the name, or remove `spec.volumeName` to let the \
               claim bind or provision normally.",
         fixed: include_str!("../../tests/fixtures/dangling-volume-name/good.yaml"),
+        known_problems: "Without `--cluster-state` or `--complete` pvlint cannot know whether the volume exists in the cluster, \
+                         so the finding is only informational then.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    let ix = ctx.index;
-    let sure = ctx.options.complete || !ix.pvs.is_empty();
-    for c in &ix.pvcs {
+    let sure = ctx.cluster_known();
+    for c in &ctx.index.pvcs {
         let Some(v) = &c.volume_name else { continue };
-        if ix.pv(&v.value).is_some() || ctx.sim.pv(&v.value).is_some_and(|p| p.origin == Origin::Cluster) {
+        if ctx.index.is_rejected(c.obj) || ctx.sim.volume_named(&v.value).is_some() {
             continue;
         }
-        let (sev, outcome) = match (c.bind_completed.is_some(), sure) {
-            (true, _) => (
-                if sure { Severity::Error } else { Severity::Info },
-                "it carries bind-completed, so it goes Lost (Warning ClaimLost \"Bound claim has lost its PersistentVolume. Data on the volume is lost!\")",
-            ),
-            (false, true) => (Severity::Warning, "the claim stays Pending (no event) until that volume exists"),
-            (false, false) => (Severity::Info, "if it does not exist in the cluster either, the claim stays Pending"),
+        let bound = c.bind_completed.is_some();
+        let sev = match (bound, sure) {
+            (_, false) => Severity::Info,
+            (true, true) => Severity::Error,
+            (false, true) => Severity::Warning,
         };
-        let why = if ctx.options.complete {
-            "the input is complete (--complete) and has no such PersistentVolume"
-        } else if sure {
-            "the input defines PersistentVolumes but not this one"
-        } else {
-            "it is not in the input (pass --complete if the input holds every volume)"
-        };
-        sink.report(
+        let f = sink.report(
             ctx,
             c.obj,
             &v.field,
-            format!("claim {}/{} names volume \"{}\", and {why}: {outcome}", c.namespace, c.name, v.value),
-        )
-        .severity(sev)
-        .root_cause(format!("dangling:{}", facts::claim_key(c)))
-        .help("apply the PersistentVolume with the claim, fix the name, or remove spec.volumeName");
+            format!(
+                "claim {}/{} names volume {}, which does not exist",
+                c.namespace, c.name, v.value
+            ),
+        );
+        f.severity(sev);
+        if let Some(id) = ctx.claim_of(c.obj) {
+            let mut cons = ctx.claim_consequence(id);
+            if !sure {
+                cons.assumptions.push(format!(
+                    "PersistentVolume {} is not in the cluster either (pass --cluster-state or --complete to check)",
+                    v.value
+                ));
+            }
+            f.consequence(cons);
+        }
+        f.root_cause(CauseKey::Dangling(ctx.subject_of(c))).help(
+            "apply the PersistentVolume with the claim, fix the name, or remove spec.volumeName",
+        );
     }
 }

@@ -19,54 +19,75 @@ pub const RULE: Rule = Rule {
         fix: "Use `persistentVolumeReclaimPolicy: Retain` for statically created in-tree volumes and clean up \
               deliberately, or move to a CSI driver that provisions and deletes the storage.",
         fixed: include_str!("../../tests/fixtures/delete-policy-in-tree/good.yaml"),
+        known_problems: "Deleting a PV before its claim is a race for statically created in-tree volumes (the PV protection \
+                         controller and the delete operation); pvlint reports the usual outcome, a leak.",
     },
     check,
 };
 
-/// In-tree types with no deleter: Delete can only fail.
-const NO_DELETER: &[&str] = &["nfs", "local", "iscsi", "fc", "cephfs", "flexVolume"];
-
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    for pv in &ctx.index.pvs {
+    let w = ctx.sim;
+    for pv in ctx
+        .index
+        .pvs
+        .iter()
+        .filter(|p| !ctx.index.is_rejected(p.obj))
+    {
         let Some(policy) = &pv.reclaim else { continue };
         if policy.value != ReclaimPolicy::Delete {
             continue;
         }
         let Some(src) = &pv.source else { continue };
-        let Some(t) = kube::in_tree_source(&src.kind) else { continue };
-                if t.csi_migrated || pv.provisioned_by.as_ref().is_some_and(|p| !p.value.starts_with("kubernetes.io/")) {
+        let Some(t) = kube::in_tree_source(&src.kind) else {
             continue;
-        }
-        if pv.finalizers.iter().any(|f| f == kube::FINALIZER_PV_CONTROLLER) {
-            continue;
-        }
-        let in_tree_provisioned = pv.provisioned_by.is_some();
-        let mut msg = if in_tree_provisioned {
-            format!(
-                "PersistentVolume {} is an in-tree {} volume with reclaimPolicy Delete and no {} finalizer: deleting the PV before its claim leaks {}",
-                pv.name,
-                src.kind,
-                kube::FINALIZER_PV_CONTROLLER,
-                pv.backing_storage()
-            )
-        } else {
-            format!(
-                "PersistentVolume {} is a statically created in-tree {} volume with reclaimPolicy Delete: no finalizer protects it (the external-provisioner's covers CSI volumes, kube-controller-manager's only volumes it provisioned), so deleting the PV before its claim leaks {}",
-                pv.name,
-                src.kind,
-                pv.backing_storage()
-            )
         };
-        if NO_DELETER.contains(&src.kind.as_str()) {
-            msg.push_str(&format!(
-                "; and there is no in-tree deleter for {}: when the claim is deleted the PV goes Failed (Warning VolumeFailedDelete \"error getting deleter volume plugin for volume \\\"{}\\\": no volume plugin matched\") and the data stays",
-                src.kind, pv.name
-            ));
-        } else if src.kind == "hostPath" {
-            msg.push_str("; the in-tree hostPath deleter only removes paths under /tmp/, for any other path the PV goes Failed (Warning VolumeFailedDelete)");
+        if t.csi_migrated
+            || pv
+                .provisioned_by
+                .as_ref()
+                .is_some_and(|p| !p.value.starts_with("kubernetes.io/"))
+        {
+            continue;
         }
-        sink.report(ctx, pv.obj, &policy.field, msg)
+        let Some(vid) = ctx.volume_of(pv.obj) else {
+            continue;
+        };
+        // Protected when kube-controller-manager holds it with its finalizer (in-tree
+        // provisioned volumes, HonorPVReclaimPolicy) and can delete it.
+        let first = w.if_released(vid, true);
+        let later = w.if_released(vid, false);
+        if first.storage != Storage::Leaked && later.storage.is_deleted() {
+            continue;
+        }
+        let headline = format!(
+            "in-tree {} PersistentVolume {} has reclaimPolicy Delete that nothing honours",
+            src.kind, pv.name
+        );
+        let later_text = match &later.storage {
+            s if s.is_deleted() => "when its claim is deleted, kube-controller-manager deletes the storage".to_string(),
+            Storage::DeleteFailed { error } => format!(
+                "when its claim is deleted the PV goes Failed (Warning VolumeFailedDelete \"{error}\") and the storage stays"
+            ),
+            _ => "when its claim is deleted the storage stays".to_string(),
+        };
+        let first_text = match &first.storage {
+            Storage::Leaked => format!("if the PV is deleted before its claim, {} leaks", pv.backing_storage()),
+            _ => "if the PV is deleted before its claim, its finalizer holds it until the storage is dealt with".to_string(),
+        };
+        sink.report(ctx, pv.obj, &policy.field, headline)
+            .consequence(Consequence {
+                summary: format!("{later_text}; {first_text}"),
+                subject: None,
+                phase: None,
+                event: later.event.map(|e| crate::finding::EventText {
+                    kind: format!("{:?}", e.kind),
+                    reason: format!("{:?}", e.reason),
+                    message: e.message,
+                }),
+                storage: None,
+                assumptions: Vec::new(),
+            })
             .help("statically created in-tree volumes are best kept with Retain and cleaned up deliberately")
-            .suggest("keep the data under an explicit policy", Some("persistentVolumeReclaimPolicy: Retain".into()));
+            .suggest_replace("keep the data under an explicit policy: Retain", policy.field.span, "Retain");
     }
 }

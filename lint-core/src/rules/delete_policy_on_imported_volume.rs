@@ -18,30 +18,50 @@ pub const RULE: Rule = Rule {
         fix: "Apply imported volumes with `persistentVolumeReclaimPolicy: Retain`. Only the cluster that owns the \
               storage should be able to delete it.",
         fixed: include_str!("../../tests/fixtures/delete-policy-on-imported-volume/good.yaml"),
+        known_problems: "One annotation such as pv.kubernetes.io/provisioned-by on a hand-written PV is not evidence of an \
+                         import: the rule needs two independent marks of an export (a pvc-<uid> name, a claimRef.uid, a \
+                         metadata.uid, a CSI provisioner identity, provisioned-by).",
     },
     check,
 };
 
 fn is_pvc_uid_name(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix("pvc-") else { return false };
+    let Some(rest) = name.strip_prefix("pvc-") else {
+        return false;
+    };
     let parts: Vec<&str> = rest.split('-').collect();
     parts.len() == 5
-        && [8, 4, 4, 4, 12].iter().zip(&parts).all(|(n, p)| p.len() == *n && p.chars().all(|c| c.is_ascii_hexdigit()))
+        && [8, 4, 4, 4, 12]
+            .iter()
+            .zip(&parts)
+            .all(|(n, p)| p.len() == *n && p.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    for pv in &ctx.index.pvs {
+    let w = ctx.sim;
+    for pv in ctx
+        .index
+        .pvs
+        .iter()
+        .filter(|p| !ctx.index.is_rejected(p.obj))
+    {
         let Some(policy) = &pv.reclaim else { continue };
         if policy.value != ReclaimPolicy::Delete {
             continue;
         }
-        let obj = ctx.obj(pv.obj);
         let mut signals = Vec::new();
         if let Some(p) = &pv.provisioned_by {
             signals.push(format!("{}: {}", kube::ANN_PROVISIONED_BY, p.value));
         }
-        if pv.source.as_ref().is_some_and(|s| s.has_provisioner_identity) {
-            signals.push(format!("volumeAttributes.{}", kube::CSI_PROVISIONER_IDENTITY));
+        if pv
+            .source
+            .as_ref()
+            .is_some_and(|s| s.has_provisioner_identity)
+        {
+            signals.push(format!(
+                "volumeAttributes.{}",
+                kube::CSI_PROVISIONER_IDENTITY
+            ));
         }
         if is_pvc_uid_name(&pv.name) {
             signals.push("a dynamically provisioned name (pvc-<uid>)".into());
@@ -49,24 +69,38 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if pv.claim_ref.as_ref().is_some_and(|c| c.uid.is_some()) {
             signals.push("spec.claimRef.uid".into());
         }
-        if obj.root.at("metadata.uid").is_some() {
+        if pv.meta.uid.is_some() {
             signals.push("metadata.uid".into());
         }
-        if signals.is_empty() {
+        if signals.len() < 2 {
+            continue;
+        }
+        let Some(vid) = ctx.volume_of(pv.obj) else {
+            continue;
+        };
+        let later = w.if_released(vid, false);
+        if !later.storage.is_deleted() {
             continue;
         }
         sink.report(
             ctx,
             pv.obj,
             &policy.field,
-            format!(
-                "PersistentVolume {} carries the marks of a volume exported from the cluster that provisioned it ({}) and has reclaimPolicy Delete: applied to another cluster, deleting or Releasing its claim there deletes {} — data the source cluster may still use",
-                pv.name,
+            format!("imported PersistentVolume {} has reclaimPolicy Delete", pv.name),
+        )
+        .consequence(Consequence {
+            summary: format!(
+                "it carries {}; applied here, deleting or releasing its claim deletes {}: data the source cluster may still use",
                 signals.join(", "),
                 pv.backing_storage()
             ),
-        )
+            subject: None,
+            phase: None,
+            event: None,
+            storage: None,
+            assumptions: Vec::new(),
+        })
         .help("only the cluster that owns the storage should be able to delete it")
-        .suggest("apply imported volumes with Retain", Some("persistentVolumeReclaimPolicy: Retain".into()));
+        .suggest_replace("apply imported volumes with Retain", policy.field.span, "Retain");
     }
 }

@@ -20,18 +20,29 @@ pub const RULE: Rule = Rule {
         fix: "Add the finalizer to the PV manifest (and run a CSI external-provisioner with HonorPVReclaimPolicy), \
               or delete claims, not volumes, or use Retain and clean up storage deliberately.",
         fixed: include_str!("../../tests/fixtures/delete-policy-without-finalizer/good.yaml"),
+        known_problems: "From Kubernetes 1.31 a CSI external-provisioner with HonorPVReclaimPolicy adds the finalizer itself \
+                         once it manages a bound volume of its driver (library v9 and later); pvlint cannot see the \
+                         sidecar's version, so on 1.31+ the finding is informational.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let v = ctx.options.kube_version;
-    for pv in &ctx.index.pvs {
+    let w = ctx.sim;
+    for pv in ctx
+        .index
+        .pvs
+        .iter()
+        .filter(|p| !ctx.index.is_rejected(p.obj))
+    {
         let Some(policy) = &pv.reclaim else { continue };
         if policy.value != ReclaimPolicy::Delete {
             continue;
         }
-        if pv.finalizers.iter().any(|f| f == kube::FINALIZER_EXTERNAL_PROVISIONER || f == kube::FINALIZER_PV_CONTROLLER) {
+        if pv.finalizers.iter().any(|f| {
+            f == kube::FINALIZER_EXTERNAL_PROVISIONER || f == kube::FINALIZER_PV_CONTROLLER
+        }) {
             continue;
         }
         let src = pv.source.as_ref().map(|s| s.kind.as_str()).unwrap_or("");
@@ -44,39 +55,61 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if !is_csi && external.is_none() {
             continue; // in-tree: delete-policy-in-tree
         }
-        let base = format!(
-            "PersistentVolume {} has reclaimPolicy Delete but not the finalizer {}: if the PV object is deleted before its claim, {} leaks — the Delete policy is not honoured",
-            pv.name,
-            kube::FINALIZER_EXTERNAL_PROVISIONER,
+        let Some(vid) = ctx.volume_of(pv.obj) else {
+            continue;
+        };
+        let first = w.if_released(vid, true);
+        if first.storage != Storage::Leaked {
+            continue;
+        }
+        let sev = if !is_csi {
+            Severity::Warning
+        } else if v.at_least(31) {
+            Severity::Info
+        } else {
+            Severity::Warning
+        };
+        let mut summary = format!(
+            "if the PV object is deleted before its claim, {} leaks: the Delete policy is not honoured",
             pv.backing_storage()
         );
-        let (msg, sev) = if !is_csi {
-            (
-                format!(
-                    "{base}; its provisioner {} is not a CSI driver, and nothing adds the finalizer for it",
-                    external.unwrap_or_default()
-                ),
-                Severity::Warning,
-            )
-        } else if v.at_least(31) {
-            (
-                format!(
-                    "{base}, unless a CSI external-provisioner with HonorPVReclaimPolicy (on by default since 1.31; you target {v}) adds the finalizer once it manages this volume"
-                ),
-                Severity::Info,
-            )
+        if is_csi && v.at_least(31) {
+            summary.push_str(&format!(
+                ", unless the CSI external-provisioner (HonorPVReclaimPolicy, on by default since 1.31; you target {v}) adds the finalizer once it manages this volume"
+            ));
+        } else if is_csi {
+            summary.push_str(&format!("; on {v} HonorPVReclaimPolicy is off by default (alpha since 1.23, on by default from 1.31)"));
         } else {
-            (
-                format!("{base}; on {v} HonorPVReclaimPolicy is off by default (alpha since 1.23, on by default from 1.31)"),
-                Severity::Warning,
-            )
-        };
-        sink.report(ctx, pv.obj, &policy.field, msg)
-            .severity(sev)
-            .help("delete the claim, not the volume: deleting the claim runs the Delete policy")
-            .suggest(
-                "add the finalizer that holds the PV until its storage is deleted",
-                Some(format!("metadata:\n  finalizers:\n  - kubernetes.io/pv-protection\n  - {}", kube::FINALIZER_EXTERNAL_PROVISIONER)),
-            );
+            summary.push_str(&format!(
+                "; its provisioner {} is not a CSI driver, and nothing adds the finalizer for it",
+                external.unwrap_or_default()
+            ));
+        }
+        sink.report(
+            ctx,
+            pv.obj,
+            &policy.field,
+            format!(
+                "PersistentVolume {} has Delete but no protecting finalizer",
+                pv.name
+            ),
+        )
+        .severity(sev)
+        .consequence(Consequence {
+            summary,
+            subject: None,
+            phase: None,
+            event: None,
+            storage: None,
+            assumptions: Vec::new(),
+        })
+        .help("delete the claim, not the volume: deleting the claim runs the Delete policy")
+        .suggest(
+            "add the finalizer that holds the PV until its storage is deleted",
+            Some(format!(
+                "metadata:\n  finalizers:\n  - kubernetes.io/pv-protection\n  - {}",
+                kube::FINALIZER_EXTERNAL_PROVISIONER
+            )),
+        );
     }
 }

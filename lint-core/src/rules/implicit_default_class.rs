@@ -1,6 +1,5 @@
 use super::prelude::*;
-use crate::facts::claim_view;
-use crate::sim::SimPv;
+use crate::sim;
 
 pub const RULE: Rule = Rule {
     id: "implicit-default-class",
@@ -18,69 +17,82 @@ pub const RULE: Rule = Rule {
         example: include_str!("../../tests/fixtures/implicit-default-class/bad.yaml"),
         fix: "Write `storageClassName: \"\"` on the claim: an explicit empty class is not defaulted.",
         fixed: include_str!("../../tests/fixtures/implicit-default-class/good.yaml"),
+        known_problems: "Without `--cluster-state` pvlint assumes the cluster has a default StorageClass (almost all do) and \
+                         says so; `--no-default-class` tells it the cluster has none.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-        let w = ctx.sim;
+    let w = ctx.sim;
+    let version = ctx.options.kube_version;
     // Free volumes without a class (one reserved for a claim binds it whatever its class).
-    let classless: Vec<&SimPv> = w.pvs.iter().filter(|p| p.class.is_empty() && p.claim_ref.is_none()).collect();
+    let classless: Vec<VolumeId> = w
+        .volumes()
+        .filter(|(_, v)| {
+            v.spec.class.is_empty() && v.claim_ref.is_none() && v.phase == VolumePhase::Available
+        })
+        .map(|(id, _)| id)
+        .collect();
+    if classless.is_empty() {
+        return;
+    }
     let mut memo = std::collections::HashMap::new();
-    for c in &w.claims {
-        if !c.class_defaulted
-            || c.volume_name.as_ref().is_some_and(|v| c.phase != ClaimPhase::Bound || w.pv(v).is_some_and(|p| p.class.is_empty()))
+    for (id, c) in w.claims() {
+        if !matches!(
+            c.class_source,
+            sim::ClassSource::Admission | sim::ClassSource::Retroactive
+        ) {
+            continue;
+        }
+        let Some(view) = ctx.view_of(id) else {
+            continue;
+        };
+        if view.volume_name.is_some() {
+            continue;
+        }
+        if w.binding_of(id)
+            .is_some_and(|v| w.volume(v).spec.class.is_empty())
         {
             continue;
         }
-        let Some(view) = claim_view(ctx.index, &c.origin) else { continue };
-        if !matches!(view.class, ClaimClass::Unset) || view.volume_name.is_some() {
-            continue;
-        }
-                let find = || {
-            classless.iter().copied().find(|p| {
-                p.modes.contains(c.modes)
-                    && p.volume_mode == c.volume_mode
-                    && c.selector.as_ref().is_none_or(|s| s.matches(&p.labels))
+        // The class-less volume it was meant for: it fits but for the class (size aside).
+        let find = || {
+            classless.iter().copied().find(|&v| {
+                crate::binding::fit::match_failures(&w.volume(v).spec, &c.spec, "", version)
+                    .iter()
+                    .all(|m| m.check() == Check::Capacity)
             })
         };
-        let intended = match c.selector {
-            None => *memo.entry((c.modes, c.volume_mode)).or_insert_with(find),
+        let intended = match c.spec.selector {
+            None => *memo
+                .entry((c.spec.modes, c.spec.volume_mode))
+                .or_insert_with(find),
             Some(_) => find(),
         };
         let Some(pv) = intended else { continue };
-        let default = c.class.clone().unwrap_or_default();
-        let default_desc = if default == crate::sim::ASSUMED_DEFAULT {
-            "the cluster's default class".to_string()
-        } else {
-            format!("the default class \"{default}\"")
-        };
-        let outcome = match (c.phase, c.volume_name.as_ref()) {
-            (ClaimPhase::Bound, Some(v)) if w.pv(v).is_some_and(|p| p.origin == Origin::Provisioned) => {
-                if ctx.index.class(&default).is_some() {
-                    format!("it gets a newly provisioned, empty volume from that class instead of {}", pv.name)
-                } else {
-                    format!(
-                        "it never binds {}: it gets a newly provisioned, empty volume from that class instead (or stays Pending, if that class provisions nothing)",
-                        pv.name
-                    )
-                }
-            }
-            (ClaimPhase::Bound, Some(v)) => format!("it binds {v} from that class instead of {}", pv.name),
-            _ => format!("it never binds {}, and stays Pending", pv.name),
-        };
-        let mut msg = format!(
-            "claim {}/{} has no storageClassName and the volume {} has no class: admission gives the claim {default_desc}, so {outcome}",
-            c.namespace, c.name, pv.name
+        let pv = w.volume(pv);
+        let field = ctx.obj(view.obj).key_field(&format!("{}spec", view.prefix));
+        let f = sink.report(
+            ctx,
+            view.obj,
+            &field,
+            format!(
+                "claim {} gets the default class, not class-less volume {}",
+                c.key, pv.name
+            ),
         );
-        if let (Some(cap), Some(req)) = (&pv.capacity, &c.request) {
+        let mut cons = ctx.claim_consequence(id);
+        if let (Some(cap), Some(req)) = (&pv.spec.capacity, &c.spec.request) {
             if cap < req {
-                msg.push_str(&format!(" (and {} is too small anyway: {cap} for a {req} request)", pv.name));
+                cons.summary.push_str(&format!(
+                    " ({} is too small anyway: {cap} for a {req} request)",
+                    pv.name
+                ));
             }
         }
-        let field = ctx.obj(view.obj).key_field(&format!("{}spec", view.prefix));
-        sink.report(ctx, view.obj, &field, msg)
-            .root_cause(format!("implicit-default:{}", facts::claim_key(view)))
+        f.consequence(cons)
+            .root_cause(CauseKey::ImplicitDefault(ctx.subject_of(view)))
             .help("an explicit storageClassName: \"\" is not defaulted, and binds only volumes without a class")
             .suggest("ask for a volume without class explicitly", Some("storageClassName: \"\"".into()));
     }

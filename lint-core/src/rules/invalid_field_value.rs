@@ -17,12 +17,18 @@ pub const RULE: Rule = Rule {
         fix: "Write the value in the form the message gives: quantities with Kubernetes suffixes (Ki, Mi, Gi, k, M, G), \
               numbers without quotes, annotation values in quotes.",
         fixed: include_str!("../../tests/fixtures/invalid-field-value/good.yaml"),
+        known_problems: "pvlint checks the fields it reads; other fields of a workload are left to `kubectl apply --dry-run=server`.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    for d in ctx.index.diags.iter().filter(|d| d.kind == DiagKind::InvalidValue) {
-        sink.report_diag(&ctx.sources[d.source].name, d);
+    for d in ctx
+        .index
+        .diags
+        .iter()
+        .filter(|d| d.kind == DiagKind::InvalidValue)
+    {
+        sink.report_diag(ctx.sources, d);
     }
 }

@@ -15,23 +15,35 @@ pub const RULE: Rule = Rule {
         example: include_str!("../../tests/fixtures/invalid-nfs-server/bad.yaml"),
         fix: "Write the NFS server's IP address or host name, and put the export path in `nfs.path`.",
         fixed: include_str!("../../tests/fixtures/invalid-nfs-server/good.yaml"),
+        known_problems: "A short host name (`nas01`) is accepted: pvlint cannot know whether the nodes resolve it.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for pv in &ctx.index.pvs {
-        let Some(server) = pv.source.as_ref().and_then(|s| s.server.as_ref()) else { continue };
-        let Some(problem) = kube::nfs_server_problem(&server.value) else { continue };
+        let Some(server) = pv.source.as_ref().and_then(|s| s.server.as_ref()) else {
+            continue;
+        };
+        let Some(problem) = kube::nfs_server_problem(&server.value) else {
+            continue;
+        };
         sink.report(
             ctx,
             pv.obj,
             &server.field,
-            format!(
-                "PersistentVolume {} has NFS server \"{}\", which is not a valid address ({problem}): the API server accepts it, but every mount fails (pods stay ContainerCreating with Warning FailedMount) and a Recycle of it leaves the PV Failed",
-                pv.name, server.value
-            ),
+            format!("PersistentVolume {} has NFS server \"{}\", which is not an address", pv.name, server.value),
         )
+        .consequence(Consequence {
+            summary: format!(
+                "{problem}: the API server accepts it, but every mount fails (pods stay ContainerCreating with Warning FailedMount) and a Recycle of it leaves the PV Failed"
+            ),
+            subject: None,
+            phase: None,
+            event: None,
+            storage: None,
+            assumptions: Vec::new(),
+        })
         .help("write the server's IP address (four numbers 0-255) or DNS name; the export path goes in nfs.path");
     }
 }

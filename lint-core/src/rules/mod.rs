@@ -1,22 +1,81 @@
-//! The rule registry. One rule per file in this folder, registered by build.rs.
+//! The rule registry: one rule per file in this folder, each listed below (the test
+//! `every_rule_file_is_registered` checks that none is missing).
 //!
 //! A rule file defines `pub const RULE: Rule` with its id, family, default severity and
-//! documentation in four fixed sections, and a `check` function that reads the
-//! [`Context`] and reports through a [`Sink`]. Its fixtures live in
-//! `tests/fixtures/<rule-id>/` (`bad*.yaml` must trigger it, `good*.yaml` must not);
+//! documentation in fixed sections, and a `check` function that reads the [`Context`] and
+//! reports through a [`Sink`]. Rules that talk about binding, provisioning, attachment or
+//! reclaim read the simulator's outcome ([`Context::sim`]); none re-derives it. Fixtures live
+//! in `tests/fixtures/<rule-id>/` (`bad*.yaml` must trigger the rule, `good*.yaml` must not);
 //! `bad.yaml` and `good.yaml` double as the documentation's example and fix.
 
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::finding::{Finding, Location, ObjectRef, Related, Severity, Suggestion};
+use crate::finding::{
+    Consequence, Edit, EventText, Finding, Location, ObjectRef, Phase, Related, Severity,
+    StorageFate, Suggestion,
+};
 use crate::index::Index;
 use crate::model::{Field, ObjId, Object};
 use crate::options::Options;
-use crate::source::Source;
+use crate::sim::{self, CauseKey, ClaimId, ClaimState, Role, Side, Storage, VolumeId, World};
+use crate::source::{Source, Span};
 
-include!(concat!(env!("OUT_DIR"), "/rules_registry.rs"));
+mod bind_completed_without_volume;
+mod claim_ref_conflict;
+mod claim_will_be_lost;
+mod dangling_volume_name;
+mod delete_policy_in_tree;
+mod delete_policy_on_imported_volume;
+mod delete_policy_without_finalizer;
+mod hostpath_persistent_volume;
+mod implicit_default_class;
+mod invalid_field_value;
+mod invalid_nfs_server;
+mod multiple_default_storage_classes;
+mod parse_error;
+mod prebound_volume_mismatch;
+mod recycle_policy_deprecated;
+mod rwo_rolling_surge;
+mod rwo_shared_by_replicas;
+mod server_populated_fields;
+mod stale_claim_ref_uid;
+mod static_pool_shortfall;
+mod storage_class_mismatch;
+mod storage_class_not_found;
+mod unbindable_claim;
+mod unknown_field;
+mod volume_will_be_deleted;
+
+/// Every rule, by id.
+pub static ALL: &[&Rule] = &[
+    &bind_completed_without_volume::RULE,
+    &claim_ref_conflict::RULE,
+    &claim_will_be_lost::RULE,
+    &dangling_volume_name::RULE,
+    &delete_policy_in_tree::RULE,
+    &delete_policy_on_imported_volume::RULE,
+    &delete_policy_without_finalizer::RULE,
+    &hostpath_persistent_volume::RULE,
+    &implicit_default_class::RULE,
+    &invalid_field_value::RULE,
+    &invalid_nfs_server::RULE,
+    &multiple_default_storage_classes::RULE,
+    &parse_error::RULE,
+    &prebound_volume_mismatch::RULE,
+    &recycle_policy_deprecated::RULE,
+    &rwo_rolling_surge::RULE,
+    &rwo_shared_by_replicas::RULE,
+    &server_populated_fields::RULE,
+    &stale_claim_ref_uid::RULE,
+    &static_pool_shortfall::RULE,
+    &storage_class_mismatch::RULE,
+    &storage_class_not_found::RULE,
+    &unbindable_claim::RULE,
+    &unknown_field::RULE,
+    &volume_will_be_deleted::RULE,
+];
 
 /// The hazard family a rule belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -54,6 +113,7 @@ impl fmt::Display for Family {
 
 /// A rule's documentation, in fixed sections.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Docs {
     /// What it does: the pattern the rule looks for.
     pub what: &'static str,
@@ -65,6 +125,8 @@ pub struct Docs {
     pub fix: &'static str,
     /// The fixed manifest (its `good.yaml` fixture).
     pub fixed: &'static str,
+    /// Where the rule can be wrong: what it assumes, what it cannot see.
+    pub known_problems: &'static str,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -76,7 +138,225 @@ pub struct Rule {
     pub summary: &'static str,
     pub docs: Docs,
     #[serde(skip)]
-    pub check: fn(&Context<'_>, &mut Sink<'_>),
+    pub(crate) check: fn(&Context<'_>, &mut Sink<'_>),
+}
+
+pub fn find(id: &str) -> Option<&'static Rule> {
+    ALL.iter().copied().find(|r| r.id == id)
+}
+
+/// What a rule sees.
+pub(crate) struct Context<'a> {
+    pub sources: &'a [Source],
+    /// The manifests.
+    pub index: &'a Index,
+    pub options: &'a Options,
+    /// The simulation of the manifests applied onto the cluster state: what happens.
+    pub sim: &'a World,
+}
+
+impl Context<'_> {
+    pub fn obj(&self, id: ObjId) -> &Object {
+        self.index.object(id)
+    }
+
+    /// The cluster's objects are known (cluster state given, or `--complete`).
+    pub fn cluster_known(&self) -> bool {
+        self.sim.cluster_known()
+    }
+
+    pub fn location(&self, obj: &Object, field: &Field) -> Location {
+        Location::new(
+            obj.source,
+            &self.sources[obj.source].name,
+            obj.document,
+            field.span,
+        )
+    }
+
+    /// The claim a manifest object (a PVC) became in the simulation.
+    pub fn claim_of(&self, obj: ObjId) -> Option<ClaimId> {
+        self.sim.claim_of_object(Side::Manifest, obj)
+    }
+
+    /// The volume a manifest object (a PV) became in the simulation.
+    pub fn volume_of(&self, obj: ObjId) -> Option<VolumeId> {
+        self.sim.volume_of_object(Side::Manifest, obj)
+    }
+
+    /// The simulated claims a claim view stands for: the claim of a PVC manifest, or every
+    /// claim a StatefulSet creates from a volumeClaimTemplate.
+    pub fn claims_of_view(&self, pvc: &crate::model::Pvc) -> Vec<ClaimId> {
+        match &pvc.template_of {
+            None => self.claim_of(pvc.obj).into_iter().collect(),
+            Some(_) => self
+                .sim
+                .claims_of_statefulset(Side::Manifest, pvc.obj)
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    self.sim
+                        .claim(c)
+                        .template_of
+                        .as_ref()
+                        .is_some_and(|t| t.template == pvc.name)
+                })
+                .collect(),
+        }
+    }
+
+    /// The manifest view (PVC, or StatefulSet volumeClaimTemplate) a simulated claim came from.
+    pub fn view_of(&self, id: ClaimId) -> Option<&crate::model::Pvc> {
+        match self.sim.claim(id).origin {
+            sim::Origin::Object {
+                side: Side::Manifest,
+                obj,
+            } => self.index.pvc_of(obj),
+            sim::Origin::Template {
+                side: Side::Manifest,
+                obj,
+                template,
+                ..
+            } => self.index.template_of(obj, template),
+            _ => None,
+        }
+    }
+
+    /// The field of a claim view to point at for a failed check (its spec when the field is not
+    /// written).
+    pub fn claim_field(&self, pvc: &crate::model::Pvc, check: crate::binding::fit::Check) -> Field {
+        use crate::binding::fit::Check;
+        let obj = self.obj(pvc.obj);
+        let spec = || obj.key_field(&format!("{}spec", pvc.prefix));
+        match check {
+            Check::Class => pvc.class.field().cloned().unwrap_or_else(spec),
+            Check::Capacity => pvc
+                .request
+                .as_ref()
+                .map(|r| r.field.clone())
+                .unwrap_or_else(spec),
+            Check::AccessModes => pvc.access_modes_field.clone().unwrap_or_else(spec),
+            Check::VolumeMode => pvc.volume_mode_field.clone().unwrap_or_else(spec),
+            Check::Selector => pvc
+                .selector
+                .as_ref()
+                .map(|s| s.field.clone())
+                .unwrap_or_else(spec),
+            Check::AttributesClass | Check::BeingDeleted => spec(),
+        }
+    }
+
+    /// The cause-key subject of a claim view.
+    pub fn subject_of(&self, pvc: &crate::model::Pvc) -> sim::Subject {
+        match &pvc.template_of {
+            Some(sts) => sim::Subject::Template {
+                namespace: pvc.namespace.clone(),
+                statefulset: sts.clone(),
+                template: pvc.name.clone(),
+            },
+            None => sim::Subject::Claim(sim::ClaimKey {
+                namespace: pvc.namespace.clone(),
+                name: pvc.name.clone(),
+            }),
+        }
+    }
+
+    /// What the simulation says happens to a claim, as a finding's consequence.
+    pub fn claim_consequence(&self, id: ClaimId) -> Consequence {
+        let w = self.sim;
+        let c = w.claim(id);
+        let phase = match c.state {
+            ClaimState::Pending(_) => Some(Phase::Pending),
+            ClaimState::Bound { .. } => Some(Phase::Bound),
+            ClaimState::Lost(_) => Some(Phase::Lost),
+            ClaimState::Rejected(_) => None,
+        };
+        let event = match &c.state {
+            ClaimState::Pending(p) => w.pending_event(p),
+            ClaimState::Lost(l) => Some(w.lost_event(l)),
+            _ => None,
+        };
+        let what = match &c.state {
+            ClaimState::Rejected(_) => "is never created".to_string(),
+            _ => format!("ends {:?}", phase.expect("not rejected")),
+        };
+        let mut assumptions = Vec::new();
+        if let Some(class) = w.class(c.class_name()) {
+            if let Some(a) = class.assumption() {
+                assumptions.push(a.describe());
+            }
+        }
+        if let ClaimState::Pending(sim::Pending::ClassNotFound {
+            assumption: Some(a),
+            ..
+        }) = &c.state
+        {
+            assumptions.push(a.describe());
+        }
+        Consequence {
+            summary: format!("claim {} {what}: {}", c.key, w.claim_why(id)),
+            subject: Some(claim_ref(&c.key.namespace, &c.key.name)),
+            phase,
+            event: event.map(event_text),
+            storage: None,
+            assumptions,
+        }
+    }
+
+    /// What the simulation says happens to a volume and its storage.
+    pub fn volume_consequence(&self, id: VolumeId) -> Consequence {
+        let w = self.sim;
+        let v = w.volume(id);
+        let phase = match v.phase {
+            sim::VolumePhase::Available => Phase::Available,
+            sim::VolumePhase::Bound => Phase::Bound,
+            sim::VolumePhase::Released => Phase::Released,
+            sim::VolumePhase::Failed => Phase::Failed,
+        };
+        let storage = match &v.storage {
+            s if s.is_deleted() => Some(StorageFate::Deleted),
+            Storage::Leaked => Some(StorageFate::Leaked),
+            Storage::DeleteFailed { .. } | Storage::RecycleFailed { .. } => Some(StorageFate::Kept),
+            _ => None,
+        };
+        Consequence {
+            summary: format!("volume {} ends {phase:?}: {}", v.name, w.volume_why(id)),
+            subject: Some(ObjectRef {
+                api_version: "v1".into(),
+                kind: "PersistentVolume".into(),
+                namespace: None,
+                name: v.name.clone(),
+            }),
+            phase: Some(phase),
+            event: v.events.last().cloned().map(event_text),
+            storage,
+            assumptions: Vec::new(),
+        }
+    }
+}
+
+/// A reference to a claim, for consequences.
+pub fn claim_ref(namespace: &str, name: &str) -> ObjectRef {
+    ObjectRef {
+        api_version: "v1".into(),
+        kind: "PersistentVolumeClaim".into(),
+        namespace: Some(namespace.to_string()),
+        name: name.to_string(),
+    }
+}
+
+fn event_text(e: sim::Event) -> EventText {
+    EventText {
+        kind: format!("{:?}", e.kind),
+        reason: format!("{:?}", e.reason),
+        message: e.message,
+    }
+}
+
+/// Collects one rule's findings.
+pub(crate) struct Sink<'a> {
+    pub rule: &'static Rule,
+    pub out: &'a mut Vec<Finding>,
 }
 
 impl fmt::Debug for Sink<'_> {
@@ -85,39 +365,7 @@ impl fmt::Debug for Sink<'_> {
     }
 }
 
-pub fn find(id: &str) -> Option<&'static Rule> {
-    ALL.iter().copied().find(|r| r.id == id)
-}
-
-/// What a rule sees.
-pub struct Context<'a> {
-    pub sources: &'a [Source],
-    pub index: &'a Index,
-    pub options: &'a Options,
-    /// The binding simulation of the input applied onto the cluster state.
-    pub sim: &'a crate::sim::World,
-    /// The cluster state was given (or `--complete`): objects missing from it do not exist.
-    pub cluster_known: bool,
-}
-
-impl Context<'_> {
-    pub fn obj(&self, id: ObjId) -> &Object {
-        self.index.object(id)
-    }
-
-    pub fn location(&self, obj: &Object, field: &Field) -> Location {
-        Location::new(&self.sources[obj.source].name, obj.document, field.span)
-    }
-}
-
-/// Collects one rule's findings.
-pub struct Sink<'a> {
-    pub rule: &'static Rule,
-    pub out: &'a mut Vec<Finding>,
-}
-
 impl Sink<'_> {
-    /// Starts a finding of this rule, with its default severity.
     fn push(
         &mut self,
         object: Option<ObjectRef>,
@@ -130,6 +378,7 @@ impl Sink<'_> {
             family: self.rule.family.as_str().to_string(),
             severity: self.rule.severity,
             message,
+            consequence: None,
             object,
             path: path.to_string(),
             location,
@@ -141,26 +390,27 @@ impl Sink<'_> {
         self.out.last_mut().expect("just pushed")
     }
 
-    /// Reports a finding at `field` of object `obj`, with the rule's default severity.
+    /// Reports a finding at `field` of manifest object `obj`, with the rule's default severity.
+    /// `headline` says what is wrong on which object, briefly.
     pub fn report(
         &mut self,
         ctx: &Context<'_>,
         obj: ObjId,
         field: &Field,
-        message: impl Into<String>,
+        headline: impl Into<String>,
     ) -> &mut Finding {
         let o = ctx.obj(obj);
         self.push(
             Some(o.objref()),
             &field.path,
             ctx.location(o, field),
-            message.into(),
+            headline.into(),
         )
     }
 
-    /// Reports a problem found while reading the input (see [`crate::model::Diag`]) in `file`.
-    pub fn report_diag(&mut self, file: &str, d: &crate::model::Diag) -> &mut Finding {
-        let location = Location::new(file, d.document, d.field.span);
+    /// Reports a problem found while reading the input (see [`crate::model::Diag`]).
+    pub fn report_diag(&mut self, sources: &[Source], d: &crate::model::Diag) -> &mut Finding {
+        let location = Location::new(d.source, &sources[d.source].name, d.document, d.field.span);
         let f = self.push(d.object.clone(), &d.field.path, location, d.message.clone());
         f.severity = d.severity;
         f.help = d.help.clone();
@@ -170,16 +420,21 @@ impl Sink<'_> {
 }
 
 impl Finding {
-    /// This finding is the primary report of a root cause.
-    pub fn root_cause(&mut self, key: impl Into<String>) -> &mut Self {
-        self.cause = Some((key.into(), true));
+    /// This finding is the specific report of a root cause.
+    pub fn root_cause(&mut self, key: CauseKey) -> &mut Self {
+        self.cause = Some((key, Role::Cause));
         self
     }
 
     /// This finding reports a consequence of a root cause; it is dropped when a rule reports
     /// the cause itself.
-    pub fn consequence_of(&mut self, key: impl Into<String>) -> &mut Self {
-        self.cause = Some((key.into(), false));
+    pub fn consequence_of(&mut self, key: CauseKey) -> &mut Self {
+        self.cause = Some((key, Role::Consequence));
+        self
+    }
+
+    pub fn consequence(&mut self, c: Consequence) -> &mut Self {
+        self.consequence = Some(c);
         self
     }
 
@@ -193,6 +448,7 @@ impl Finding {
         self
     }
 
+    /// A suggestion whose snippet shows the shape of the fix.
     pub fn suggest(
         &mut self,
         description: impl Into<String>,
@@ -201,11 +457,36 @@ impl Finding {
         self.suggestion = Some(Suggestion {
             description: description.into(),
             snippet,
+            applicability: crate::finding::Applicability::Illustration,
+            edits: Vec::new(),
         });
         self
     }
 
-    pub fn related(
+    /// A suggestion that replaces the text at `span` with `replacement`, exactly.
+    pub fn suggest_replace(
+        &mut self,
+        description: impl Into<String>,
+        span: Span,
+        replacement: impl Into<String>,
+    ) -> &mut Self {
+        let replacement = replacement.into();
+        self.suggestion = Some(Suggestion {
+            description: description.into(),
+            snippet: Some(replacement.clone()),
+            applicability: crate::finding::Applicability::Exact,
+            edits: vec![Edit {
+                line: span.start.line,
+                column: span.start.column,
+                end_line: span.end.line,
+                end_column: span.end.column,
+                replacement,
+            }],
+        });
+        self
+    }
+
+    pub(crate) fn related(
         &mut self,
         ctx: &Context<'_>,
         obj: ObjId,
@@ -224,10 +505,33 @@ impl Finding {
 /// What rule files import.
 #[allow(unused_imports)]
 pub(crate) mod prelude {
-    pub use super::{Context, Docs, Family, Rule, Sink};
-    pub use crate::facts;
-    pub use crate::finding::Severity;
-    pub use crate::kube::{self, AccessModes, ReclaimPolicy};
-    pub use crate::model::{ClaimClass, Field, Pv, Pvc, Workload};
-    pub use crate::sim::{ClaimPhase, Origin, VolumePhase};
+    pub(crate) use super::{claim_ref, Context, Docs, Family, Rule, Sink};
+    pub(crate) use crate::binding::attach::Attach;
+    pub(crate) use crate::binding::fit::{Check, Mismatch};
+    pub(crate) use crate::finding::{Consequence, Phase, Severity, StorageFate};
+    pub(crate) use crate::kube::{self, AccessModes, ReclaimPolicy};
+    pub(crate) use crate::model::{ClaimClass, Field, Pv, Pvc, Workload};
+    pub(crate) use crate::sim::{
+        Assumption, BindHow, CauseKey, ClaimId, ClaimPhase, ClaimState, Lost, Pending, Side,
+        Storage, Subject, VolumeId, VolumePhase,
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    /// Adding a rule = one file + one line here: a file that is not listed fails this test.
+    #[test]
+    fn every_rule_file_is_registered() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".rs") && n != "mod.rs")
+            .map(|n| n.trim_end_matches(".rs").replace('_', "-"))
+            .collect();
+        files.sort();
+        let mut ids: Vec<String> = super::ALL.iter().map(|r| r.id.to_string()).collect();
+        ids.sort();
+        assert_eq!(files, ids, "src/rules/*.rs and rules::ALL differ");
+    }
 }

@@ -15,6 +15,8 @@ pub const RULE: Rule = Rule {
         example: include_str!("../../tests/fixtures/multiple-default-storage-classes/bad.yaml"),
         fix: "Keep the annotation on one class; set it to \"false\" (or remove it) on the others.",
         fixed: include_str!("../../tests/fixtures/multiple-default-storage-classes/good.yaml"),
+        known_problems: "Which class is newest depends on creation times pvlint sees only in a cluster state; classes applied \
+                         together share one second, and the name decides.",
     },
     check,
 };
@@ -26,29 +28,54 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     let names: Vec<&str> = defaults.iter().map(|c| c.name.as_str()).collect();
     let old = !ctx.options.kube_version.at_least(26);
+    let chosen = ctx.sim.default_class().ok().flatten();
     for c in &defaults[1..] {
-        let field = c.is_default.clone().expect("default classes have the annotation");
-        let outcome = if old {
+        let field = c
+            .is_default
+            .clone()
+            .expect("default classes have the annotation");
+        let summary = if old {
             format!(
-                "on Kubernetes {} the DefaultStorageClass admission plugin rejects every claim without storageClassName",
-                ctx.options.kube_version
+                "on Kubernetes {} the DefaultStorageClass admission plugin refuses every claim without storageClassName (\"{} default StorageClasses were found\")",
+                ctx.options.kube_version,
+                defaults.len()
             )
         } else {
-            "claims without storageClassName get the newest of them (by creationTimestamp, then name), so the result depends on the order they were created".to_string()
+            format!(
+                "claims without storageClassName get the newest of them, then the first by name: {}",
+                chosen.as_deref().map(|n| format!("\"{n}\"")).unwrap_or_else(|| "?".into())
+            )
         };
         let first = defaults[0];
         sink.report(
             ctx,
             c.obj,
             &field,
-            format!("StorageClasses {} are all marked default: {outcome}", names.join(", ")),
+            format!("StorageClasses {} are all marked default", names.join(", ")),
         )
-        .severity(if old { Severity::Error } else { Severity::Warning })
+        .severity(if old {
+            Severity::Error
+        } else {
+            Severity::Warning
+        })
+        .consequence(Consequence {
+            summary,
+            subject: None,
+            phase: None,
+            event: None,
+            storage: None,
+            assumptions: Vec::new(),
+        })
         .help("keep exactly one default StorageClass")
         .suggest(
             format!("mark only one class default; on {} write", c.name),
             Some(format!("{}: \"false\"", kube::ANN_DEFAULT_CLASS)),
         )
-        .related(ctx, first.obj, first.is_default.as_ref().expect("default"), format!("{} is marked default too", first.name));
+        .related(
+            ctx,
+            first.obj,
+            first.is_default.as_ref().expect("default"),
+            format!("{} is marked default too", first.name),
+        );
     }
 }

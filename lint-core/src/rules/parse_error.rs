@@ -15,12 +15,14 @@ pub const RULE: Rule = Rule {
         example: include_str!("../../tests/fixtures/parse-error/bad.yaml"),
         fix: "Fix the syntax at the reported line and column.",
         fixed: include_str!("../../tests/fixtures/parse-error/good.yaml"),
+        known_problems: "A document that is valid YAML but not a Kubernetes object is skipped with this finding; kinds that \
+                         never reach the API server (Kustomization, kind's Cluster, component configs) are not reported.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for d in ctx.index.diags.iter().filter(|d| d.kind == DiagKind::Parse) {
-        sink.report_diag(&ctx.sources[d.source].name, d);
+        sink.report_diag(ctx.sources, d);
     }
 }

@@ -1,5 +1,4 @@
 use super::prelude::*;
-use crate::facts::{Mismatch, PreBound};
 
 pub const RULE: Rule = Rule {
     id: "prebound-volume-mismatch",
@@ -21,102 +20,152 @@ pub const RULE: Rule = Rule {
         fix: "Request no more than the volume's capacity, use the same volumeMode, and ask only for access modes \
               the volume offers — or point the claim at a volume that fits.",
         fixed: include_str!("../../tests/fixtures/prebound-volume-mismatch/good.yaml"),
+        known_problems: "Only the first failing check is what the controller reports; pvlint lists the later ones too, which \
+                         the cluster shows only once the first is fixed.",
     },
     check,
 };
 
-fn field_of(m: &Mismatch, pv: &Pv, pvc: &Pvc) -> Option<(Field, bool)> {
-    // (field, on the claim?)
-    match m {
-        Mismatch::TooSmall { .. } => pvc.request.as_ref().map(|r| (r.field.clone(), true)),
-        Mismatch::VolumeMode { .. } => pvc
-            .volume_mode_field
-            .clone()
-            .map(|f| (f, true))
-            .or_else(|| pv.volume_mode_field.clone().map(|f| (f, false))),
-        Mismatch::AccessMode { .. } => pvc.access_modes_field.clone().map(|f| (f, true)),
-        Mismatch::Class { .. } => None,
-    }
+fn fix_of(m: &Mismatch) -> Option<(String, String)> {
+    Some(match m {
+        Mismatch::TooSmall {
+            capacity: Some(c), ..
+        } => (
+            format!("request at most the volume's capacity ({c}), or use a larger volume"),
+            format!("storage: {c}"),
+        ),
+        Mismatch::VolumeMode { volume, .. } => (
+            format!("use volumeMode {} on the claim", volume.as_str()),
+            format!("volumeMode: {}", volume.as_str()),
+        ),
+        Mismatch::AccessModes { volume, .. } => (
+            format!("ask only for access modes the volume offers ({volume})"),
+            format!("accessModes: [{}]", volume.names().join(", ")),
+        ),
+        _ => return None,
+    })
 }
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    let ix = ctx.index;
-    for (kind, pv, pvc) in facts::prebound_pairs(ix) {
-        let all = facts::check_volume_satisfy_claim(ix, pv, pvc);
-        let claim = format!("claim {}/{}", pvc.namespace, pvc.name);
-        // The first failure that is not the class (which has its own rule).
-        let relevant: Vec<&Mismatch> = match kind {
-            // findBestMatchForClaim: access-mode group, capacity, volumeMode; class not checked.
-            PreBound::ClaimRef | PreBound::Both => {
-                let mut v: Vec<&Mismatch> = all.iter().filter(|m| matches!(m, Mismatch::AccessMode { .. })).collect();
-                v.extend(all.iter().filter(|m| matches!(m, Mismatch::TooSmall { .. } | Mismatch::VolumeMode { .. })));
-                v
+    let w = ctx.sim;
+    // Claims naming a volume that fails checkVolumeSatisfyClaim (class failures first go to
+    // storage-class-mismatch), or naming one that names them back although it does not fit.
+    for (id, c) in w.claims() {
+        let (vid, mismatches, bound) = match &c.state {
+            ClaimState::Pending(Pending::VolumeMismatch { volume, mismatches }) => {
+                (*volume, mismatches, false)
             }
-            PreBound::VolumeName => all.iter().collect(),
+            ClaimState::Bound {
+                volume,
+                how: BindHow::NamedEachOther { unchecked },
+            } => (*volume, unchecked, true),
+            _ => continue,
         };
-        let Some(first) = relevant.first() else { continue };
-        if matches!(first, Mismatch::Class { .. }) {
-            continue; // storage-class-mismatch reports it, with the rest.
+        let Some(first) = mismatches.first() else {
+            continue;
+        };
+        if first.check() == Check::Class
+            || (bound && mismatches.iter().all(|m| m.check() == Check::Class))
+        {
+            continue;
         }
-        let (msg, sev) = match kind {
-            PreBound::VolumeName => {
-                let mut msg = format!(
-                    "{claim} names volume {}, but {}: the claim stays Pending (Warning VolumeMismatch \"Cannot bind to requested volume \\\"{}\\\": {}\")",
-                    pv.name,
-                    first.detail(),
-                    pv.name,
-                    first.upstream_error()
-                );
-                let later: Vec<String> = relevant[1..].iter().map(|m| m.upstream_error().to_string()).collect();
-                if !later.is_empty() {
-                    msg.push_str(&format!("; after that, the next checks fail too: {}", later.join(", ")));
-                }
-                (msg, Severity::Error)
-            }
-            PreBound::ClaimRef => (
-                format!(
-                    "volume {} is reserved for {claim} by claimRef, but {}: the controller skips it for that claim, which binds another volume, gets one provisioned, or stays Pending — and {} stays Available, reserved for a claim that will not take it",
-                    pv.name,
-                    first.detail(),
-                    pv.name
-                ),
-                Severity::Error,
-            ),
-            PreBound::Both => (
-                format!(
-                    "{claim} and volume {} name each other, so the controller binds them without checks, although {}: the workload gets a volume that does not match its claim",
-                    pv.name,
-                    first.detail()
-                ),
-                Severity::Warning,
-            ),
+        let Some(view) = ctx.view_of(id) else {
+            continue;
         };
-        let (field, on_claim) = field_of(first, pv, pvc).unwrap_or_else(|| {
-            let f = pvc.volume_name.as_ref().map(|v| v.field.clone()).unwrap_or_else(|| ctx.obj(pvc.obj).whole());
-            (f, true)
-        });
-        let obj = if on_claim { pvc.obj } else { pv.obj };
-        let (fix, snippet) = match first {
-            Mismatch::TooSmall { capacity, .. } => (
-                format!("request at most the volume's capacity ({capacity}), or use a larger volume"),
-                Some(format!("storage: {capacity}")),
-            ),
-            Mismatch::VolumeMode { pv: m, .. } => (format!("use volumeMode {m} on the claim"), Some(format!("volumeMode: {m}"))),
-            Mismatch::AccessMode { pv: m, .. } => (
-                format!("ask only for access modes the volume offers ({m})"),
-                Some(format!("accessModes: [{}]", m.names().join(", "))),
-            ),
-            Mismatch::Class { .. } => unreachable!("filtered above"),
+        let first = mismatches
+            .iter()
+            .find(|m| m.check() != Check::Class)
+            .expect("checked");
+        let v = w.volume(vid);
+        let field = ctx.claim_field(view, first.check());
+        let headline = if bound {
+            format!(
+                "claim {} and volume {} name each other, but {}",
+                c.key,
+                v.name,
+                first.check()
+            )
+        } else {
+            format!(
+                "claim {} names volume {}, which fails the {} check",
+                c.key,
+                v.name,
+                first.check()
+            )
         };
-        let f = sink.report(ctx, obj, &field, msg);
-        f.severity(sev)
-            .root_cause(format!("prebound:{}", facts::claim_key(pvc)))
-            .help("a pre-bound claim must fit its volume")
-            .suggest(fix, snippet);
-        if let Some(cap) = &pv.capacity {
-            if matches!(first, Mismatch::TooSmall { .. }) {
-                f.related(ctx, pv.obj, &cap.field, format!("the volume's capacity is {}", cap.value));
+        let mut cons = ctx.claim_consequence(id);
+        if bound {
+            cons.summary = format!(
+                "{}: the workload gets a volume that does not match its claim",
+                cons.summary
+            );
+        } else if mismatches.len() > 1 {
+            let later: Vec<String> = mismatches[1..]
+                .iter()
+                .map(|m| m.upstream_error(&v.name))
+                .collect();
+            cons.summary = format!(
+                "{}; once that is fixed, the next checks fail too: {}",
+                cons.summary,
+                later.join(", ")
+            );
+        }
+        let f = sink.report(ctx, view.obj, &field, headline);
+        f.severity(if bound {
+            Severity::Warning
+        } else {
+            Severity::Error
+        })
+        .consequence(cons)
+        .root_cause(CauseKey::Prebound(ctx.subject_of(view)))
+        .help("a pre-bound claim must fit its volume");
+        if let Some((fix, snippet)) = fix_of(first) {
+            f.suggest(fix, Some(snippet));
+        }
+    }
+    // Volumes whose claimRef reserves them for a claim that skips them.
+    for (vid, v) in w.volumes() {
+        let Some((cid, fails)) = &v.skipped_by_reserved_claim else {
+            continue;
+        };
+        let Some(obj) = v.origin.manifest_object() else {
+            continue;
+        };
+        let Some(pv) = ctx.index.pvs.iter().find(|p| p.obj == obj) else {
+            continue;
+        };
+        let Some(cr) = &pv.claim_ref else { continue };
+        let c = w.claim(*cid);
+        let first = &fails[0];
+        let f = sink.report(
+            ctx,
+            obj,
+            &cr.field,
+            format!(
+                "PersistentVolume {} is reserved for claim {}, which fails its {} check",
+                v.name,
+                c.key,
+                first.check()
+            ),
+        );
+        let mut cons = ctx.volume_consequence(vid);
+        cons.summary = format!(
+            "{}; the claim {}",
+            cons.summary,
+            match c.phase() {
+                ClaimPhase::Bound => "binds another volume",
+                _ => "stays Pending or gets a new volume",
             }
+        );
+        f.consequence(cons);
+        if let Some(view) = ctx.view_of(*cid) {
+            f.root_cause(CauseKey::Prebound(ctx.subject_of(view)));
+            let cf = ctx.claim_field(view, first.check());
+            f.related(ctx, view.obj, &cf, format!("the claim: {}", first.detail()));
+        }
+        f.help("a volume reserved by claimRef is only taken if access modes, capacity and volumeMode fit the claim");
+        if let Some((fix, snippet)) = fix_of(first) {
+            f.suggest(fix, Some(snippet));
         }
     }
 }

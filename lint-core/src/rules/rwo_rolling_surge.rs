@@ -25,6 +25,9 @@ pub const RULE: Rule = Rule {
         fix: "Use `strategy: {type: Recreate}` (the old pod stops first, brief downtime), or `maxSurge: 0` with \
               `maxUnavailable: 1`, or a StatefulSet, or a ReadWriteMany volume.",
         fixed: include_str!("../../tests/fixtures/rwo-rolling-surge/good.yaml"),
+        known_problems: "A ReadWriteOnce rollout hangs only if the new pod is scheduled to another node; on a one-node cluster, \
+                         or with affinity that keeps it on the old node, it completes. For a driver it does not know, \
+                         pvlint assumes the volume attaches (as block storage does), and says so.",
     },
     check,
 };
@@ -33,15 +36,25 @@ const RECREATE: &str = "strategy:\n  type: Recreate";
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
-    for w in &ix.workloads {
-        let Some(Strategy::RollingUpdate { max_surge, max_unavailable, field, defaulted }) = &w.strategy else {
+    let sim = ctx.sim;
+    for w in ix.workloads.iter().filter(|w| !ix.is_rejected(w.obj)) {
+        let Some(Strategy::RollingUpdate {
+            max_surge,
+            max_unavailable,
+            field,
+            defaulted,
+        }) = &w.strategy
+        else {
             continue;
         };
-        let PodCount::Fixed { count, .. } = &w.pods else { continue };
+        let PodCount::Fixed { count, .. } = &w.pods else {
+            continue;
+        };
         if *count < 1 {
             continue;
         }
-        let (surge, unavailable) = kube::resolve_fenceposts(&max_surge.value, &max_unavailable.value, *count);
+        let (surge, unavailable) =
+            kube::resolve_fenceposts(&max_surge.value, &max_unavailable.value, *count);
         if surge < 1 {
             continue;
         }
@@ -54,48 +67,83 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             if *defaulted { " (default)" } else { "" },
         );
         for use_ in &w.claims {
-            let Some(pvc) = ix.pvc(&w.namespace, &use_.claim.value) else { continue };
-            if !pvc.access_modes.exclusive_only() {
+            let Some(cid) = sim.claim_named(&w.namespace, &use_.claim.value) else {
+                continue;
+            };
+            let c = sim.claim(cid);
+            if !c.spec.modes.exclusive_only() {
                 continue;
             }
             let hangs = unavailable == 0;
-            let claim = format!("claim {}", pvc.name);
-            let (msg, sev) = if pvc.access_modes.has_rwop() {
+            let name = &c.key.name;
+            let (headline, outcome, sev, assumption) = if c.spec.modes.has_rwop() {
                 let outcome = if hangs {
                     "the new pod stays Pending (FailedScheduling \"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\") and, since the old pod is only removed once the new one is available, the rollout never completes (Progressing=False, ProgressDeadlineExceeded)"
                 } else {
                     "the new pod is Unschedulable (\"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\") until the old pod, stopped at the same time, is gone"
                 };
                 (
-                    format!("Deployment {} rolls out with surge ({resolved}) and mounts ReadWriteOncePod {claim}: {outcome}", w.name),
-                    if hangs { Severity::Error } else { Severity::Warning },
+                    format!(
+                        "Deployment {} surges a second pod onto ReadWriteOncePod claim {name}",
+                        w.name
+                    ),
+                    outcome.to_string(),
+                    if hangs {
+                        Severity::Error
+                    } else {
+                        Severity::Warning
+                    },
+                    None,
                 )
             } else {
-                let attach = facts::attachability(ix, pvc);
-                if !attach.attachable() {
+                let attach = sim.attachment(cid);
+                if !attach.contends() {
                     continue;
                 }
                 let outcome = if hangs {
-                    "the new pod is created before the old one is removed; if it is scheduled to another node its volume cannot attach there (Warning FailedAttachVolume \"Multi-Attach error for volume ... Volume is already exclusively attached to one node and can't be attached to another\") and the rollout hangs (ProgressDeadlineExceeded), because the old pod is only removed once the new one is available"
+                    format!("the new pod is created before the old one is removed; if it is scheduled to another node its volume cannot attach there (Warning FailedAttachVolume \"Multi-Attach error for volume ... Volume is already used by pod(s) ...\") and the rollout hangs (ProgressDeadlineExceeded), because the old pod is only removed once the new one is available ({})", attach.why())
                 } else {
-                    "the new pod may land on another node and wait on Multi-Attach (Warning FailedAttachVolume) until the old pod, stopped at the same time, detaches the volume; if the old node is unreachable it waits indefinitely"
+                    format!("the new pod may land on another node and wait on Multi-Attach (Warning FailedAttachVolume) until the old pod, stopped at the same time, detaches the volume ({})", attach.why())
+                };
+                let sev = if hangs && !attach.assumed() {
+                    Severity::Error
+                } else {
+                    Severity::Warning
                 };
                 (
                     format!(
-                        "Deployment {} rolls out with surge ({resolved}) and mounts ReadWriteOnce {claim}: {outcome} ({})",
-                        w.name,
-                        attach.why()
+                        "Deployment {} surges a second pod onto ReadWriteOnce claim {name}",
+                        w.name
                     ),
-                    if hangs { Severity::Error } else { Severity::Warning },
+                    outcome,
+                    sev,
+                    attach
+                        .assumed()
+                        .then(|| format!("the volume attaches to one node ({})", attach.why())),
                 )
             };
-            let f = sink.report(ctx, w.obj, field, msg);
+            let f = sink.report(ctx, w.obj, field, headline);
             f.severity(sev)
+                .consequence(Consequence {
+                    summary: format!("{resolved}: {outcome}"),
+                    subject: None,
+                    phase: None,
+                    event: None,
+                    storage: None,
+                    assumptions: assumption.into_iter().collect(),
+                })
                 .help("Recreate stops the old pod first; maxSurge: 0 with maxUnavailable: 1 does the same for one replica; a StatefulSet gives each pod its own claim")
                 .suggest("use the Recreate strategy", Some(RECREATE.to_string()))
-                .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {}", pvc.name));
-            if let Some(am) = &pvc.access_modes_field {
-                f.related(ctx, pvc.obj, am, format!("the claim's access modes are {}", pvc.access_modes));
+                .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {name}"));
+            if let Some(view) = ctx.view_of(cid) {
+                if let Some(am) = &view.access_modes_field {
+                    f.related(
+                        ctx,
+                        view.obj,
+                        am,
+                        format!("the claim's access modes are {}", c.spec.modes),
+                    );
+                }
             }
         }
     }

@@ -1,5 +1,4 @@
 use super::prelude::*;
-use crate::facts::Attach;
 use crate::model::{PodCount, WorkloadKind};
 
 pub const RULE: Rule = Rule {
@@ -19,13 +18,17 @@ pub const RULE: Rule = Rule {
         fix: "Give each pod its own claim (a StatefulSet with volumeClaimTemplates), use a ReadWriteMany volume, \
               or run one replica.",
         fixed: include_str!("../../tests/fixtures/rwo-shared-by-replicas/good.yaml"),
+        known_problems: "Pods that all land on one node share a ReadWriteOnce volume without trouble; pvlint does not model \
+                         node selectors or affinity that might force that. For a driver it does not know, it assumes \
+                         the volume attaches (as block storage does), and says so.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
-    for w in &ix.workloads {
+    let sim = ctx.sim;
+    for w in ix.workloads.iter().filter(|w| !ix.is_rejected(w.obj)) {
         let (pods, field) = match &w.pods {
             PodCount::Fixed { count, field } if *count > 1 => (
                 match w.kind {
@@ -38,48 +41,69 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             _ => continue,
         };
         for use_ in &w.claims {
-            let Some(pvc) = ix.pvc(&w.namespace, &use_.claim.value) else { continue };
-            if !pvc.access_modes.exclusive_only() {
+            let Some(cid) = sim.claim_named(&w.namespace, &use_.claim.value) else {
+                continue;
+            };
+            let c = sim.claim(cid);
+            if !c.spec.modes.exclusive_only() {
                 continue;
             }
             let kind = format!("{:?}", w.kind);
-            let (msg, sev) = if pvc.access_modes.has_rwop() {
+            let name = &c.key.name;
+            let (headline, summary, sev, assumption) = if c.spec.modes.has_rwop() {
                 (
-                    format!(
-                        "{kind} {} runs {pods}, all mounting ReadWriteOncePod claim {}: only one pod can use it, the others stay Pending (\"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\")",
-                        w.name, pvc.name
-                    ),
+                    format!("{kind} {} runs {pods} on ReadWriteOncePod claim {name}", w.name),
+                    "only one pod can use it; the scheduler keeps the others Pending (FailedScheduling \"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\")".to_string(),
                     Severity::Error,
+                    None,
                 )
             } else {
-                match facts::attachability(ix, pvc) {
-                    Attach::Yes { why, assumed } => (
-                        format!(
-                            "{kind} {} runs {pods}, all mounting ReadWriteOnce claim {}: its volume attaches to one node, so pods scheduled to other nodes fail with Warning FailedAttachVolume (Multi-Attach error) and stay in ContainerCreating ({why})",
-                            w.name, pvc.name
-                        ),
-                        if assumed { Severity::Warning } else { Severity::Error },
-                    ),
-                    Attach::No { why } => (
-                        format!(
-                            "{kind} {} runs {pods}, all mounting ReadWriteOnce claim {}: this volume does not attach ({why}), so all pods mount it, but the claim's access mode says one node",
-                            w.name, pvc.name
-                        ),
+                let attach = sim.attachment(cid);
+                let assumed = attach.assumed();
+                match attach {
+                    Attach::Exclusive { why } | Attach::Assumed { why } => {
+                        (
+                            format!("{kind} {} runs {pods} on ReadWriteOnce claim {name}", w.name),
+                            format!("its volume attaches to one node ({why}), so pods scheduled to other nodes fail with Warning FailedAttachVolume (Multi-Attach error) and stay in ContainerCreating"),
+                            if assumed { Severity::Warning } else { Severity::Error },
+                            assumed.then(|| format!("the volume's driver attaches volumes to nodes ({why})")),
+                        )
+                    }
+                    Attach::Never { why } => (
+                        format!("{kind} {} runs {pods} on ReadWriteOnce claim {name}", w.name),
+                        format!("its volume never attaches ({why}), so all pods mount it and nothing enforces the one-node access mode"),
                         Severity::Info,
+                        None,
                     ),
+                    _ => continue,
                 }
             };
-            let f = sink.report(ctx, w.obj, &field, msg);
+            let f = sink.report(ctx, w.obj, &field, headline);
             f.severity(sev)
+                .consequence(Consequence {
+                    summary,
+                    subject: None,
+                    phase: None,
+                    event: None,
+                    storage: None,
+                    assumptions: assumption.into_iter().collect(),
+                })
                 .help("a StatefulSet with volumeClaimTemplates gives each pod its own claim; ReadWriteMany lets pods share one")
-                .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {}", pvc.name));
-            if let Some(am) = &pvc.access_modes_field {
-                f.related(ctx, pvc.obj, am, format!("the claim's access modes are {}", pvc.access_modes));
-                if sev != Severity::Info {
-                    f.suggest(
-                        "if the storage supports it, let the pods share the volume",
-                        Some("accessModes: [ReadWriteMany]".into()),
+                .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {name}"));
+            if let Some(view) = ctx.view_of(cid) {
+                if let Some(am) = view.access_modes_field.clone() {
+                    f.related(
+                        ctx,
+                        view.obj,
+                        &am,
+                        format!("the claim's access modes are {}", c.spec.modes),
                     );
+                    if sev != Severity::Info {
+                        f.suggest(
+                            "if the storage supports it, let the pods share the volume",
+                            Some("accessModes: [ReadWriteMany]".into()),
+                        );
+                    }
                 }
             }
         }

@@ -18,6 +18,8 @@ pub const RULE: Rule = Rule {
         fix: "Strip server-populated fields before applying, e.g. \
               `yq 'del(.metadata.uid, .metadata.resourceVersion, .metadata.creationTimestamp, .metadata.selfLink, .metadata.generation, .metadata.managedFields, .status)'`.",
         fixed: include_str!("../../tests/fixtures/server-populated-fields/good.yaml"),
+        known_problems: "`status: {}` and `creationTimestamp: null`, which `kubectl create --dry-run -o yaml` and \
+                         kompose write, are not marks of an export and are not reported.",
     },
     check,
 };
@@ -35,36 +37,51 @@ const META_FIELDS: &[&str] = &[
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for (id, obj) in ctx.index.objects.iter().enumerate() {
-                let mut found: Vec<(String, Field)> = Vec::new();
-        let meta = obj.root.get("metadata").and_then(crate::node::Node::as_map).unwrap_or_default();
+        if !crate::model::reaches_api_server(&obj.api_version, &obj.kind) {
+            continue;
+        }
+        let mut found: Vec<(String, Field)> = Vec::new();
+        let meta = obj
+            .root
+            .get("metadata")
+            .and_then(crate::node::Node::as_map)
+            .unwrap_or_default();
         for e in meta {
             if META_FIELDS.contains(&e.key.as_str()) && !e.value.is_null() {
                 let path = format!("metadata.{}", e.key);
                 found.push((path.clone(), obj.key_field(&path)));
             }
         }
-                // Point at the most telling field first: uid, then resourceVersion, ...
+        // Point at the most telling field first: uid, then resourceVersion, ...
         found.sort_by_key(|(p, _)| META_FIELDS.iter().position(|f| p.ends_with(f)));
-        if obj.root.get("status").is_some_and(|n| !n.is_null()) {
+        // `status: {}` (kubectl create --dry-run, kompose) is not a mark of an export.
+        let status = obj.root.get("status").filter(|n| match n.as_map() {
+            Some(m) => !m.is_empty(),
+            None => !n.is_null(),
+        });
+        if status.is_some() {
             found.push(("status".into(), obj.key_field("status")));
         }
-        let Some((_, first)) = found.first() else { continue };
+        let Some((_, first)) = found.first() else {
+            continue;
+        };
         let names: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
-        let mut msg = format!(
-            "{} {} carries server-populated {} ({}): it was exported from a cluster",
-            obj.kind,
-            obj.name,
-            if names.len() == 1 { "field" } else { "fields" },
-            names.join(", ")
-        );
-        if names.contains(&"metadata.resourceVersion") {
-            msg.push_str("; creating it fails (\"resourceVersion should not be set on objects to be created\") and updating it with a stale resourceVersion fails with a Conflict");
+        let summary = if names.contains(&"metadata.resourceVersion") {
+            format!("it carries {}: creating it fails (\"resourceVersion should not be set on objects to be created\") and updating it with a stale resourceVersion fails with a Conflict", names.join(", "))
         } else {
-            msg.push_str("; the API server replaces or drops them on create, but identity copied with them may break binding");
-        }
+            format!("it carries {}: the API server replaces or drops them on create, but identity copied with them may break binding", names.join(", "))
+        };
         let del: Vec<String> = names.iter().map(|n| format!(".{n}")).collect();
-        sink.report(ctx, id, first, msg)
-            .help("export with the server fields stripped before applying to another cluster")
+        sink.report(ctx, id, first, format!("{} {} carries server-populated fields", obj.kind, obj.name))
+            .consequence(Consequence {
+                summary,
+                subject: None,
+                phase: None,
+                event: None,
+                storage: None,
+                assumptions: Vec::new(),
+            })
+            .help("strip the server fields before applying to another cluster (pvlint migrate does it for PVs and claims)")
             .suggest(
                 format!("remove {}", names.join(", ")),
                 Some(format!("yq -i 'del({})' <file>", del.join(", "))),

@@ -1,5 +1,4 @@
 use super::prelude::*;
-use std::fmt::Write;
 
 pub const RULE: Rule = Rule {
     id: "stale-claim-ref-uid",
@@ -22,100 +21,80 @@ pub const RULE: Rule = Rule {
               claimRef without uid still makes it `Lost`. Consider `persistentVolumeReclaimPolicy: Retain` for \
               migrated volumes.",
         fixed: include_str!("../../tests/fixtures/stale-claim-ref-uid/good.yaml"),
+        known_problems: "Re-applying an export to the very cluster it came from is harmless (the claim there has that UID); \
+                         without `--cluster-state` pvlint cannot tell that cluster from another and reports it.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    let w = ctx.sim;
     for pv in &ctx.index.pvs {
+        if ctx.index.is_rejected(pv.obj) || !ctx.index.is_current_pv(pv) {
+            continue;
+        }
         let Some(cr) = &pv.claim_ref else { continue };
-        let claim_key = format!("{}/{}", cr.namespace, cr.name);
+        let claim = w.claim_named(&cr.namespace, &cr.name);
         let Some(uid) = &cr.uid else {
             if let Some(rv) = &cr.resource_version {
-                sink.report(
-                    ctx,
-                    pv.obj,
-                    &rv.field,
-                    format!(
-                        "PersistentVolume {} keeps claimRef.resourceVersion \"{}\" from the cluster it was exported from; \
-                         the PV controller ignores it, but it is server state that never matches here",
-                        pv.name, rv.value
-                    ),
-                )
-                .severity(Severity::Warning)
-                .help("remove spec.claimRef.resourceVersion");
+                sink.report(ctx, pv.obj, &rv.field, format!("PersistentVolume {} keeps claimRef.resourceVersion", pv.name))
+                    .severity(Severity::Warning)
+                    .help("the PV controller ignores it, but it is server state of the cluster it was exported from: remove spec.claimRef.resourceVersion");
             }
             continue;
         };
         // Re-applied into the cluster where that claim lives with this very UID: not stale.
-        if ctx.sim.claim(&cr.namespace, &cr.name).is_some_and(|c| c.uid == uid.value) {
+        if claim.is_some_and(|c| w.claim(c).uid == uid.value) {
             continue;
         }
-        let claim = ctx.index.pvc(&cr.namespace, &cr.name);
-        let mut msg = format!(
-            "PersistentVolume {} keeps claimRef.uid {} from another cluster; claim {claim_key} will get a new UID here, so it never matches: ",
-            pv.name, uid.value
+        let f = sink.report(
+            ctx,
+            pv.obj,
+            &uid.field,
+            format!(
+                "PersistentVolume {} keeps claimRef.uid from another cluster",
+                pv.name
+            ),
         );
-        match claim {
-            Some(c) if c.bind_completed.is_some() => {
-                let _ = write!(
-                    msg,
-                    "the claim carries {} and goes Lost (Warning ClaimMisbound \"Two claims are bound to the same volume, this one is bound incorrectly\")",
-                    kube::ANN_BIND_COMPLETED
-                );
+        if let Some(vid) = ctx.volume_of(pv.obj) {
+            let mut cons = ctx.volume_consequence(vid);
+            if let Some(c) = claim {
+                let cc = ctx.claim_consequence(c);
+                cons.summary = format!("{}; {}", cc.summary, cons.summary);
+                if cons.storage.is_none() {
+                    cons = cc;
+                }
             }
-            Some(c) if c.volume_name.as_ref().is_some_and(|v| v.value == pv.name) => {
-                let _ = write!(
-                    msg,
-                    "the claim stays Pending (Warning FailedBinding \"volume \\\"{}\\\" already bound to a different claim.\")",
-                    pv.name
-                );
-            }
-            Some(_) => msg.push_str("the claim skips this volume (pre-bound to a different claim) and binds elsewhere or stays Pending"),
-            None => msg.push_str("no claim in the input can bind it"),
+            f.consequence(cons);
         }
-        let _ = write!(
-            msg,
-            "; the PV controller treats the claim as deleted: the PV goes Released and {}",
-            consequence(pv)
-        );
-        let keep_claim_ref = claim.is_none_or(|c| c.bind_completed.is_none());
-        let (fix, snippet) = if keep_claim_ref {
+        let bound_claim = claim.is_some_and(|c| w.claim(c).bind_completed);
+        let (fix, snippet) = if bound_claim {
             (
-                "remove uid and resourceVersion from spec.claimRef (name and namespace still reserve the volume for the claim)",
-                format!("claimRef:\n  kind: PersistentVolumeClaim\n  namespace: {}\n  name: {}", cr.namespace, cr.name),
-            )
-        } else {
-            (
-                "remove spec.claimRef entirely and keep the claim's spec.volumeName: a bound claim re-binds to a volume without claimRef, but a claimRef without uid still makes it Lost",
+                "remove spec.claimRef entirely and keep the claim's spec.volumeName: a bound claim re-binds to a volume without claimRef, but a claimRef without uid still makes it Lost".to_string(),
                 format!("# delete the whole spec.claimRef block of PersistentVolume {}", pv.name),
             )
-        };
-        let f = sink.report(ctx, pv.obj, &uid.field, msg);
-        f.root_cause(format!("stale-uid:{}", pv.name)).help(if pv.reclaim_policy() == ReclaimPolicy::Delete {
-            "a volume migrated from another cluster should also use persistentVolumeReclaimPolicy: Retain"
         } else {
-            "copying PVs between clusters: strip uid, resourceVersion, creationTimestamp and status before applying"
-        })
-        .suggest(fix, Some(snippet));
-        if let Some(c) = claim {
-            if let Some(b) = &c.bind_completed {
-                f.related(ctx, c.obj, b, "the claim is marked bound, so a UID mismatch makes it Lost");
+            (
+                "remove uid and resourceVersion from spec.claimRef (name and namespace still reserve the volume for the claim)".to_string(),
+                format!("claimRef:\n  kind: PersistentVolumeClaim\n  namespace: {}\n  name: {}", cr.namespace, cr.name),
+            )
+        };
+        f.root_cause(CauseKey::StaleUid { volume: pv.name.clone() })
+            .help(if pv.reclaim_policy() == ReclaimPolicy::Delete {
+                "a volume migrated from another cluster should also use persistentVolumeReclaimPolicy: Retain (pvlint migrate does both)"
+            } else {
+                "copying PVs between clusters: strip uid, resourceVersion, creationTimestamp and status before applying (pvlint migrate does it)"
+            })
+            .suggest(fix, Some(snippet));
+        if let Some(view) = claim.and_then(|c| ctx.view_of(c)) {
+            if let Some(b) = &view.bind_completed {
+                f.related(
+                    ctx,
+                    view.obj,
+                    b,
+                    "the claim is marked bound, so a UID mismatch makes it Lost",
+                );
             }
         }
-    }
-}
-
-/// What Released + the reclaim policy does to the backing storage.
-pub(crate) fn consequence(pv: &Pv) -> String {
-    match pv.reclaim_policy() {
-        ReclaimPolicy::Delete => format!(
-            "its reclaimPolicy Delete deletes {} — data another cluster may still use is lost",
-            pv.backing_storage()
-        ),
-        ReclaimPolicy::Retain => {
-            "(reclaimPolicy Retain) stays Released, never binding again until an admin removes spec.claimRef".into()
-        }
-        ReclaimPolicy::Recycle => format!("its reclaimPolicy Recycle wipes {} (rm -rf)", pv.backing_storage()),
     }
 }

@@ -1,6 +1,5 @@
 use super::prelude::*;
 use crate::model::{PodCount, WorkloadKind};
-use crate::sim::Storage;
 
 pub const RULE: Rule = Rule {
     id: "static-pool-shortfall",
@@ -21,90 +20,115 @@ pub const RULE: Rule = Rule {
         fix: "Create one matching volume per replica (same class, at least the requested size, the access modes), \
               lower `replicas`, or use a StorageClass with a provisioner.",
         fixed: include_str!("../../tests/fixtures/static-pool-shortfall/good.yaml"),
+        known_problems: "Which ordinal gets which volume depends on the order the claims are created; the count of ordinals \
+                         left Pending does not. A class used only by the input's static volumes is assumed to have no \
+                         StorageClass behind it; the finding is then a warning that says so.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
-        let w = ctx.sim;
-    let static_classes: std::collections::HashSet<&str> = w
-        .pvs
+    let w = ctx.sim;
+    for sts in ix
+        .workloads
         .iter()
-        .filter(|p| !matches!(p.storage, Storage::Provisioned { .. }))
-        .map(|p| p.class.as_str())
-        .collect();
-    for sts in ix.workloads.iter().filter(|x| x.kind == WorkloadKind::StatefulSet) {
-        let PodCount::Fixed { count, field } = &sts.pods else { continue };
-                let mine: Vec<&crate::sim::SimPvc> =
-            w.template_claims.get(&sts.obj).into_iter().flatten().map(|&i| &w.claims[i]).collect();
-        for (ti, template) in (0..).map_while(|n| ix.template_of(sts.obj, n)).enumerate() {
-            let claims: Vec<_> = mine
+        .filter(|x| x.kind == WorkloadKind::StatefulSet && !ix.is_rejected(x.obj))
+    {
+        let PodCount::Fixed { count, field } = &sts.pods else {
+            continue;
+        };
+        let mine = w.claims_of_statefulset(Side::Manifest, sts.obj);
+        for template in (0..).map_while(|n| ix.template_of(sts.obj, n)) {
+            let claims: Vec<ClaimId> = mine
                 .iter()
                 .copied()
-                .filter(|c| matches!(c.origin, Origin::Template { template: t, .. } if t == ti))
+                .filter(|&c| {
+                    w.claim(c)
+                        .template_of
+                        .as_ref()
+                        .is_some_and(|t| t.template == template.name)
+                })
                 .collect();
-            let class = claims.first().and_then(|c| c.class.clone()).unwrap_or_default();
-            let provisions = ix
-                .class(&class)
-                .and_then(|sc| sc.provisioner.as_ref())
-                .is_some_and(|p| p.value != kube::NO_PROVISIONER)
-                || w.classes.iter().any(|c| c.name == class && c.assumed);
-            // Static by intent: class "", a no-provisioner class, or a class the pool's volumes use.
-            let static_class = class.is_empty()
-                || ix.class(&class).is_some_and(|sc| sc.provisioner.as_ref().is_some_and(|p| p.value == kube::NO_PROVISIONER))
-                || static_classes.contains(class.as_str());
-            if claims.iter().any(|c| c.class_defaulted) || provisions || !static_class {
+            let pending: Vec<ClaimId> = claims
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    w.is_static_pool_claim(c)
+                        && matches!(
+                            w.pending_reason(c),
+                            Some(
+                                Pending::NoMatchNoClass
+                                    | Pending::ClassNotFound { .. }
+                                    | Pending::ProvisionerUnavailable { .. }
+                            )
+                        )
+                })
+                .collect();
+            let Some(&first) = pending.first() else {
                 continue;
-            }
-            let pending: Vec<_> = claims.iter().filter(|c| c.phase == ClaimPhase::Pending).collect();
-            if pending.is_empty() {
-                continue;
-            }
+            };
             let bound: Vec<String> = claims
                 .iter()
-                .filter_map(|c| c.volume_name.clone().filter(|_| c.phase == ClaimPhase::Bound))
-                .filter(|v| w.pv(v).is_some_and(|p| !matches!(p.storage, Storage::Provisioned { .. })))
+                .filter_map(|&c| w.binding_of(c))
+                .filter(|&v| !matches!(w.volume(v).storage, Storage::Provisioned { .. }))
+                .map(|v| w.volume(v).name.clone())
+                .collect();
+            let class = w.claim(first).class_name();
+            let class_desc = if class.is_empty() {
+                "no class".to_string()
+            } else {
+                format!("class \"{class}\"")
+            };
+            let names: Vec<&str> = pending
+                .iter()
+                .map(|&c| w.claim(c).key.name.as_str())
                 .collect();
             let ordinals: Vec<String> = pending
                 .iter()
-                .filter_map(|c| c.name.rsplit('-').next().map(|o| format!("{}-{o}", sts.name)))
+                .filter_map(|&c| {
+                    w.claim(c)
+                        .template_of
+                        .as_ref()
+                        .map(|t| format!("{}-{}", sts.name, t.ordinal))
+                })
                 .collect();
-            let req = template.request.as_ref().map(|r| r.value.to_string()).unwrap_or_else(|| "any size".into());
-            let class_desc = if class.is_empty() { "no class".to_string() } else { format!("class \"{class}\"") };
-            let nothing = if class.is_empty() {
-                "volumes without a class are never provisioned".to_string()
-            } else {
-                format!("nothing provisions {class_desc}")
-            };
-            let event = pending[0]
-                .events
-                .last()
-                .map(|e| format!(" ({} {} {:?})", e.kind, e.reason, e.message))
-                .unwrap_or_default();
-            let policy = ix
-                .object(sts.obj)
-                .root
-                .at("spec.podManagementPolicy")
-                .and_then(crate::node::Node::as_str)
-                .unwrap_or("OrderedReady");
-            let ordered = if policy == "OrderedReady" && pending.len() > 1 {
-                format!("; with podManagementPolicy OrderedReady the StatefulSet creates no pod after {} while it is Pending", ordinals[0])
-            } else {
-                String::new()
-            };
-            let have = if bound.is_empty() { "none".to_string() } else { format!("{} ({})", bound.len(), bound.join(", ")) };
-            let msg = format!(
-                "StatefulSet {} needs {count} volumes for volumeClaimTemplate {} ({class_desc}, {req}, {}) and {nothing}, but the pool has {have}: {} stay Pending{event}, so pods {} never start{ordered}",
-                sts.name,
-                template.name,
-                template.access_modes,
-                pending.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "),
+            let mut cons = ctx.claim_consequence(first);
+            cons.summary = format!(
+                "{} stay Pending, so pods {} never start{}; {}",
+                names.join(", "),
                 ordinals.join(", "),
+                if !sts.parallel_pods && pending.len() > 1 {
+                    format!(
+                        " (with podManagementPolicy OrderedReady no pod after {} is even created)",
+                        ordinals[0]
+                    )
+                } else {
+                    String::new()
+                },
+                cons.summary
             );
+            let assumed = !cons.assumptions.is_empty();
+            let have = if bound.is_empty() {
+                "none".to_string()
+            } else {
+                format!("{} ({})", bound.len(), bound.join(", "))
+            };
             let at = field.clone().unwrap_or_else(|| ix.object(sts.obj).whole());
-            sink.report(ctx, sts.obj, &at, msg)
-                .root_cause(format!("pool:{}/{}", sts.namespace, sts.name))
+            let req = template
+                .request
+                .as_ref()
+                .map(|r| r.value.to_string())
+                .unwrap_or_else(|| "any size".into());
+            let f = sink.report(
+                ctx,
+                sts.obj,
+                &at,
+                format!("StatefulSet {} needs {count} volumes of {class_desc}; the static pool has {have}", sts.name),
+            );
+            f.severity(if assumed { Severity::Warning } else { Severity::Error })
+                .consequence(cons)
+                .root_cause(CauseKey::Pool { namespace: sts.namespace.clone(), statefulset: sts.name.clone() })
                 .help(format!(
                     "create {} more volume(s) of {class_desc} with at least {req} and {}, or use a StorageClass with a provisioner",
                     pending.len(),

@@ -1,5 +1,5 @@
 use super::prelude::*;
-use crate::facts::{Mismatch, PreBound};
+use crate::sim;
 
 pub const RULE: Rule = Rule {
     id: "storage-class-mismatch",
@@ -20,74 +20,129 @@ pub const RULE: Rule = Rule {
         fix: "Give the claim the volume's class. For a volume without a class, write `storageClassName: \"\"` on the \
               claim — leaving it out is not the same: admission fills in the default class.",
         fixed: include_str!("../../tests/fixtures/storage-class-mismatch/good.yaml"),
+        known_problems: "When the claim's class comes from a default class pvlint only assumes the cluster has, the mismatch \
+                         rests on that assumption and is reported as a warning that says so.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    let ix = ctx.index;
-    for (kind, pv, pvc) in facts::prebound_pairs(ix) {
-        let all = facts::check_volume_satisfy_claim(ix, pv, pvc);
-        let Some(m @ Mismatch::Class { certain, .. }) = all.iter().find(|m| matches!(m, Mismatch::Class { .. })) else {
+    let w = ctx.sim;
+    for (id, c) in w.claims() {
+        let (vid, mismatches, bound) = match &c.state {
+            ClaimState::Pending(Pending::VolumeMismatch { volume, mismatches }) => {
+                (*volume, mismatches, false)
+            }
+            ClaimState::Bound {
+                volume,
+                how:
+                    BindHow::NamedEachOther { unchecked } | BindHow::ReservedByClaimRef { unchecked },
+            } => (*volume, unchecked, true),
+            _ => continue,
+        };
+        let Some(m) = mismatches.iter().find(|m| m.check() == Check::Class) else {
             continue;
         };
-        let first_is_class = matches!(all.first(), Some(Mismatch::Class { .. }));
-        let claim_desc = format!("claim {}/{}", pvc.namespace, pvc.name);
-        let snippet = format!("storageClassName: \"{}\"", pv.class);
-        let (field, obj) = match pvc.class.field() {
-            Some(f) => (f.clone(), pvc.obj),
-            None => match &pvc.volume_name {
-                Some(v) if kind != PreBound::ClaimRef => (v.field.clone(), pvc.obj),
-                _ => (
-                    pv.claim_ref.as_ref().map(|c| c.field.clone()).unwrap_or_else(|| ctx.obj(pv.obj).whole()),
-                    pv.obj,
-                ),
-            },
+        let Mismatch::Class {
+            volume: pv_class, ..
+        } = m
+        else {
+            continue;
         };
-        let hedge = if *certain {
-            ""
+        let Some(view) = ctx.view_of(id) else {
+            continue;
+        };
+        let v = w.volume(vid);
+        let first = mismatches[0].check() == Check::Class;
+        let assumed = w
+            .class(c.class_name())
+            .and_then(|k| k.assumption())
+            .is_some();
+        let field = match view.class.field() {
+            Some(f) => f.clone(),
+            None => view
+                .volume_name
+                .as_ref()
+                .map(|v| v.field.clone())
+                .unwrap_or_else(|| ctx.obj(view.obj).whole()),
+        };
+        let claim_class = match c.class_source {
+            sim::ClassSource::Admission | sim::ClassSource::Retroactive => {
+                "no class (so the default class)".to_string()
+            }
+            _ if c.class_name().is_empty() => "no class".to_string(),
+            _ => format!("class \"{}\"", c.class_name()),
+        };
+        let pv_desc = if pv_class.is_empty() {
+            "no class".to_string()
         } else {
-            " if the cluster has a default StorageClass (almost every cluster does; none is in the input)"
+            format!("class \"{pv_class}\"")
         };
-        let (msg, sev) = match kind {
-            PreBound::VolumeName if first_is_class => (
-                format!(
-                    "{claim_desc} names volume {}, but {}: the claim stays Pending{hedge} (Warning VolumeMismatch \"Cannot bind to requested volume \\\"{}\\\": storageClassName does not match\")",
-                    pv.name,
-                    m.detail(),
-                    pv.name
-                ),
-                if *certain { Severity::Error } else { Severity::Warning },
-            ),
-            PreBound::VolumeName => (
-                format!(
-                    "{claim_desc} names volume {} and {}: once the earlier mismatch is fixed the claim still stays Pending{hedge} (Warning VolumeMismatch \"Cannot bind to requested volume \\\"{}\\\": storageClassName does not match\")",
-                    pv.name,
-                    m.detail(),
-                    pv.name
-                ),
-                if *certain { Severity::Error } else { Severity::Warning },
-            ),
-            PreBound::ClaimRef | PreBound::Both => (
-                format!(
-                    "{claim_desc} and volume {} are pre-bound but {}{hedge}: the controller binds a volume reserved for the claim without comparing classes, so it binds, but the claim then reports a class its volume does not have",
-                    pv.name,
-                    m.detail()
-                ),
-                Severity::Warning,
-            ),
+        let headline = format!(
+            "claim {} has {claim_class}, its volume {} has {pv_desc}",
+            c.key, v.name
+        );
+        let mut cons = ctx.claim_consequence(id);
+        if bound {
+            cons.summary.push_str(": the volume is reserved for the claim, so classes are not compared, and the claim reports a class its volume does not have");
+        } else if !first {
+            cons.summary.push_str(&format!(
+                "; once the earlier mismatch is fixed the class check fails too ({})",
+                m.upstream_error(&v.name)
+            ));
+        }
+        let sev = if bound || assumed {
+            Severity::Warning
+        } else {
+            Severity::Error
         };
-        let f = sink.report(ctx, obj, &field, msg);
+        let f = sink.report(ctx, view.obj, &field, headline);
         f.severity(sev)
-            .root_cause(format!("prebound:{}", facts::claim_key(pvc)))
-            .help(if pv.class.is_empty() {
-                "a claim meant for a volume without class needs storageClassName: \"\" — leaving it out gets the default class"
+            .consequence(cons)
+            .root_cause(CauseKey::Prebound(ctx.subject_of(view)))
+            .help(if pv_class.is_empty() {
+                "a claim meant for a volume without class needs storageClassName: \"\": leaving it out gets the default class"
             } else {
                 "give the claim the same storageClassName as its volume"
-            })
-            .suggest(format!("set the claim's storageClassName to the volume's class \"{}\"", pv.class), Some(snippet));
-        if let Some(pf) = &pv.class_field {
-            f.related(ctx, pv.obj, pf, format!("the volume's class is \"{}\"", pv.class));
+            });
+        match (view.class.field(), &view.class) {
+            (
+                Some(cf),
+                ClaimClass::Set {
+                    from_annotation: false,
+                    ..
+                },
+            ) => {
+                f.suggest_replace(
+                    format!("use the volume's class \"{pv_class}\""),
+                    cf.span,
+                    format!("\"{pv_class}\""),
+                );
+            }
+            _ => {
+                f.suggest(
+                    format!(
+                        "set the claim's storageClassName to the volume's class \"{pv_class}\""
+                    ),
+                    Some(format!("storageClassName: \"{pv_class}\"")),
+                );
+            }
+        }
+        if let Some(obj) = v.origin.manifest_object() {
+            if let Some(pf) = ctx
+                .index
+                .pvs
+                .iter()
+                .find(|p| p.obj == obj)
+                .and_then(|p| p.class_field.clone())
+            {
+                f.related(
+                    ctx,
+                    obj,
+                    &pf,
+                    format!("the volume's class is \"{pv_class}\""),
+                );
+            }
         }
     }
 }

@@ -15,48 +15,87 @@ pub const RULE: Rule = Rule {
         example: include_str!("../../tests/fixtures/storage-class-not-found/bad.yaml"),
         fix: "Use the name of an existing StorageClass (check `kubectl get storageclass`), or add the StorageClass.",
         fixed: include_str!("../../tests/fixtures/storage-class-not-found/good.yaml"),
+        known_problems: "Clusters come with classes of their own and operators create more at run time, so without \
+                         `--cluster-state` or `--complete` a class missing from the input is assumed to exist: the finding \
+                         is then informational, or a warning when the name is one edit away from a class the input defines.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    let w = ctx.sim;
     let ix = ctx.index;
-    let sure = ctx.options.complete || !ix.classes.is_empty();
-    let known: Vec<&str> = ix.classes.iter().map(|c| c.name.as_str()).collect();
+    let known: Vec<&str> = w
+        .classes()
+        .iter()
+        .filter(|c| c.assumption().is_none())
+        .map(|c| c.name.as_str())
+        .collect();
     for pvc in ix.pvcs.iter().chain(&ix.claim_templates) {
-        let ClaimClass::Set { name, field, .. } = &pvc.class else { continue };
-        if name.is_empty() || ix.class(name).is_some() || ix.pv_class_exists(name) {
+        let ClaimClass::Set { name, field, .. } = &pvc.class else {
             continue;
-        }
-        if pvc.volume_name.is_some() {
+        };
+        if name.is_empty() || pvc.volume_name.is_some() || ix.is_rejected(pvc.obj) {
             continue; // pre-bound: the class is compared with the volume's, never looked up
         }
+        if w.class(name).is_some_and(|c| c.assumption().is_none()) || ix.pv_class_exists(name) {
+            continue;
+        }
+        let claims = ctx.claims_of_view(pvc);
+        let not_found = claims
+            .iter()
+            .find(|&&c| matches!(w.pending_reason(c), Some(Pending::ClassNotFound { .. })));
+        let near = crate::schema::suggest(name, known.iter().copied());
         let what = match &pvc.template_of {
-            Some(sts) => format!("volumeClaimTemplate {} of StatefulSet {sts}", pvc.name),
+            Some(sts) => format!("StatefulSet {sts} (template {})", pvc.name),
             None => format!("claim {}/{}", pvc.namespace, pvc.name),
         };
-        let near = crate::schema::suggest(name, known.iter().copied());
-        let mut msg = format!("{what} uses StorageClass \"{name}\"");
-        msg.push_str(if sure {
-            ", which the input does not define and no volume in it has"
-        } else {
-            ", which is not in the input (pass --complete if the input holds every class)"
-        });
-        msg.push_str(&format!(
-            ": {}the claim stays Pending (Warning ProvisioningFailed \"storageclass.storage.k8s.io \\\"{name}\\\" not found\")",
-            if sure { "" } else { "if the cluster has no such class either, " }
-        ));
-        if let Some(n) = near {
-            msg.push_str(&format!(" — did you mean \"{n}\"?"));
+        let (sev, headline) = match not_found {
+            Some(_) => (
+                Severity::Error,
+                format!("{what} uses StorageClass {name}, which does not exist"),
+            ),
+            None if near.is_some() => (
+                Severity::Warning,
+                format!("{what} uses StorageClass {name}, not in the input"),
+            ),
+            None => (
+                Severity::Info,
+                format!("{what} uses StorageClass {name}, not in the input"),
+            ),
+        };
+        let f = sink.report(ctx, pvc.obj, field, headline);
+        f.severity(sev);
+        match not_found {
+            Some(&c) => {
+                f.consequence(ctx.claim_consequence(c));
+            }
+            None => {
+                f.consequence(Consequence {
+                    summary: format!(
+                        "if the cluster has no StorageClass {name} either, the claim stays Pending (Warning ProvisioningFailed \"storageclass.storage.k8s.io \\\"{name}\\\" not found\"); pvlint assumed it exists"
+                    ),
+                    subject: None,
+                    phase: None,
+                    event: None,
+                    storage: None,
+                    assumptions: vec![Assumption::ClassExists(name.clone()).describe()],
+                });
+            }
         }
-        let f = sink.report(ctx, pvc.obj, field, msg);
-        f.severity(if sure { Severity::Error } else { Severity::Info })
-            .root_cause(format!("class-not-found:{}", facts::claim_key(pvc)));
+        f.root_cause(CauseKey::ClassNotFound(ctx.subject_of(pvc)));
         match near {
             Some(n) => f
-                .help(format!("use the existing class \"{n}\""))
-                .suggest(format!("use StorageClass \"{n}\""), Some(format!("storageClassName: {n}"))),
-            None if !known.is_empty() => f.help(format!("classes in the input: {}", known.join(", "))),
+                .help(format!("did you mean \"{n}\"? use the existing class"))
+                .suggest_replace(format!("use StorageClass \"{n}\""), field.span, n),
+            None if !known.is_empty() => f.help(format!(
+                "classes pvlint knows: {}; check the cluster's with `kubectl get storageclass`",
+                known
+                    .iter()
+                    .map(|k| w.class_label(k))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
             None => f.help("check the class name with `kubectl get storageclass`"),
         };
     }

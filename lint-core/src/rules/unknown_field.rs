@@ -21,16 +21,21 @@ pub const RULE: Rule = Rule {
         example: include_str!("../../tests/fixtures/unknown-field/bad.yaml"),
         fix: "Rename the field to the one suggested.",
         fixed: include_str!("../../tests/fixtures/unknown-field/good.yaml"),
+        known_problems: "Inside pod specs and containers pvlint knows only the fields it reads: an unknown key there \
+                         is reported only when it is one edit away from a known one.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for (id, obj) in ctx.index.objects.iter().enumerate() {
-        if !matches!(known_kind(&obj.api_version, &obj.kind), Some((c, _)) if c != KindClass::Other) {
+        if !matches!(known_kind(&obj.api_version, &obj.kind), Some((c, _)) if c != KindClass::Other)
+        {
             continue;
         }
-        let Some(shape) = schema::object(&obj.kind) else { continue };
+        let Some(shape) = schema::object(&obj.kind) else {
+            continue;
+        };
         let mut path = Vec::new();
         walk(ctx, sink, id, obj, &obj.root, shape, &mut path);
     }
@@ -94,28 +99,41 @@ fn walk<'n>(
                 }
                 let parent = render(path);
                 let full = join(&parent, &e.key);
-                let place = if parent.is_empty() { "at the top level".to_string() } else { format!("in {parent}") };
-                let mut msg = format!("unknown field \"{}\" {place} of {} {}", e.key, obj.kind, obj.name);
-                if let Some(s) = suggestion {
-                    msg.push_str(&format!(" (did you mean \"{s}\"?)"));
-                }
-                msg.push_str(&format!(
-                    ": kubectl's strict field validation rejects the object (unknown field \"{full}\"); where validation is off the field is dropped silently"
-                ));
-                msg.push_str(&consequence(obj, &parent, suggestion, &e.value));
+                let msg = match suggestion {
+                    Some(s) => format!(
+                        "unknown field \"{}\" in {}: did you mean \"{s}\"?",
+                        e.key, obj.name
+                    ),
+                    None => format!("unknown field \"{}\" in {} {}", e.key, obj.kind, obj.name),
+                };
+                let summary = format!(
+                    "kubectl's strict field validation rejects the object (unknown field \"{full}\"); where validation is off the field is dropped silently{}",
+                    consequence(obj, &parent, suggestion, &e.value)
+                );
                 let field = Field {
                     path: full.clone(),
                     span: e.key_span,
                 };
                 let f = sink.report(ctx, id, &field, msg);
+                f.consequence(Consequence {
+                    summary,
+                    subject: None,
+                    phase: None,
+                    event: None,
+                    storage: None,
+                    assumptions: Vec::new(),
+                });
                 match suggestion {
                     Some(s) => {
                         f.help(format!("rename \"{}\" to \"{s}\"", e.key))
-                            .suggest(format!("rename the key to {s}"), Some(format!("{s}:")));
+                            .suggest_replace(format!("rename the key to {s}"), e.key_span, s);
                     }
                     None => {
                         let known: Vec<&str> = names().collect();
-                        f.help(format!("remove it; known fields here: {}", known.join(", ")));
+                        f.help(format!(
+                            "remove it; known fields here: {}",
+                            known.join(", ")
+                        ));
                     }
                 }
             }
@@ -126,7 +144,10 @@ fn walk<'n>(
 /// What is lost when the field is dropped.
 fn consequence(obj: &Object, path: &str, suggestion: Option<&str>, value: &Node) -> String {
     match suggestion {
-        Some("annotations") if value.get(kube::ANN_DEFAULT_CLASS).is_some() || value.get(kube::ANN_BETA_DEFAULT_CLASS).is_some() => {
+        Some("annotations")
+            if value.get(kube::ANN_DEFAULT_CLASS).is_some()
+                || value.get(kube::ANN_BETA_DEFAULT_CLASS).is_some() =>
+        {
             format!(
                 ", so the {} annotation inside it is ignored and this StorageClass is NOT the default class: claims without storageClassName get another default or none",
                 kube::ANN_DEFAULT_CLASS
@@ -138,9 +159,12 @@ fn consequence(obj: &Object, path: &str, suggestion: Option<&str>, value: &Node)
             let v = value.as_str().unwrap_or("?");
             format!(", so the claim gets the cluster's default class instead of \"{v}\"")
         }
-        Some("storageClassName") => ", so the volume has no class and only binds claims with storageClassName \"\"".into(),
+        Some("storageClassName") => {
+            ", so the volume has no class and only binds claims with storageClassName \"\"".into()
+        }
         Some("persistentVolumeReclaimPolicy") => {
-            ", so the volume gets the default reclaim policy for a manually created PV: Retain".into()
+            ", so the volume gets the default reclaim policy for a manually created PV: Retain"
+                .into()
         }
         Some("reclaimPolicy") if obj.kind == "StorageClass" => {
             ", so volumes of this class get the default reclaim policy Delete".into()
@@ -149,7 +173,8 @@ fn consequence(obj: &Object, path: &str, suggestion: Option<&str>, value: &Node)
         Some("volumeMounts") | Some("volumes") => ", so the volume is not mounted".into(),
         Some("volumeClaimTemplates") => ", so the StatefulSet's pods get no claims".into(),
         Some("strategy") | Some("rollingUpdate") | Some("maxSurge") | Some("maxUnavailable") => {
-            ", so the rollout uses the defaults (RollingUpdate, maxSurge 25%, maxUnavailable 25%)".into()
+            ", so the rollout uses the defaults (RollingUpdate, maxSurge 25%, maxUnavailable 25%)"
+                .into()
         }
         _ => String::new(),
     }

@@ -1,5 +1,4 @@
 use super::prelude::*;
-use crate::sim::{Cause, Storage};
 
 pub const RULE: Rule = Rule {
     id: "volume-will-be-deleted",
@@ -19,49 +18,47 @@ pub const RULE: Rule = Rule {
         fix: "Remove the stale `claimRef` (or its uid) before applying, and apply imported volumes with \
               `persistentVolumeReclaimPolicy: Retain`.",
         fixed: include_str!("../../tests/fixtures/volume-will-be-deleted/good.yaml"),
+        known_problems: "For CSI volumes the deletion is the external provisioner's: pvlint assumes it runs and honours Delete. \
+                         Without a cluster state, a claim missing from the input counts as missing.",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    for p in &ctx.sim.pvs {
-        if !p.storage.is_deleted() {
+    let w = ctx.sim;
+    for (vid, v) in w.volumes() {
+        if !v.storage.is_deleted() {
             continue;
         }
-        let Some(obj) = p.origin.object() else { continue };
-        let Some(view) = ctx.index.pv(&p.name).filter(|v| v.obj == obj) else { continue };
-        let (cause, why) = match &p.cause {
-            Some(Cause::StaleClaimRefUid { .. }) => (
-                format!("stale-uid:{}", p.name),
-                "its claimRef.uid names a claim that exists here with another UID, so the controller treats the claim as deleted".to_string(),
-            ),
-            Some(Cause::ClaimDeleted) => (
-                format!("stale-uid:{}", p.name),
-                format!(
-                    "its claim {} does not exist{}, so the controller treats it as deleted",
-                    p.claim_ref.as_ref().map(|(ns, n, _)| format!("{ns}/{n}")).unwrap_or_default(),
-                    if ctx.cluster_known { " in the cluster" } else { " in the input" }
-                ),
-            ),
-            Some(Cause::ClaimBoundElsewhere { volume }) => (
-                format!("conflict:{}", p.name),
-                format!("its claim is bound to another volume ({volume}) and it was dynamically provisioned"),
-            ),
-            _ => (format!("deleted:{}", p.name), "its claim went away".to_string()),
+        let Some(obj) = v.origin.manifest_object() else {
+            continue;
         };
-        let by = match &p.storage {
-            Storage::LeftToProvisioner { provisioner } => format!("the external provisioner {provisioner} deletes"),
-            _ => "kube-controller-manager deletes".to_string(),
+        let Some(pv) = ctx.index.pvs.iter().find(|p| p.obj == obj) else {
+            continue;
         };
-        let field = view.reclaim.as_ref().map(|r| r.field.clone()).unwrap_or_else(|| ctx.obj(obj).whole());
-        sink.report(
+        let key = w.cause_of_volume(vid).unwrap_or(CauseKey::Deleted {
+            volume: v.name.clone(),
+        });
+        let field = pv
+            .reclaim
+            .as_ref()
+            .map(|r| r.field.clone())
+            .unwrap_or_else(|| ctx.obj(obj).whole());
+        let f = sink.report(
             ctx,
             obj,
             &field,
-            format!("PersistentVolume {} will be Released and, with reclaimPolicy Delete, {by} {}: {why}", p.name, p.backing),
-        )
-        .consequence_of(cause)
-        .help("use persistentVolumeReclaimPolicy: Retain for volumes whose storage this cluster does not own")
-        .suggest("keep the storage", Some("persistentVolumeReclaimPolicy: Retain".into()));
+            format!("PersistentVolume {} will have its storage deleted", v.name),
+        );
+        f.consequence(ctx.volume_consequence(vid))
+            .consequence_of(key)
+            .help("use persistentVolumeReclaimPolicy: Retain for volumes whose storage this cluster does not own");
+        match &pv.reclaim {
+            Some(r) => f.suggest_replace("keep the storage: use Retain", r.field.span, "Retain"),
+            None => f.suggest(
+                "keep the storage",
+                Some("persistentVolumeReclaimPolicy: Retain".into()),
+            ),
+        };
     }
 }

@@ -1,0 +1,277 @@
+//! The one API every host uses: the CLI, the WASI module's JSON ABI, the browser bindings and
+//! the admission policy. A [`Request`] (manifests, the cluster state, options, what-if
+//! operations) goes in; a [`Report`] (lint) or a [`Simulation`] (simulate) comes out.
+//! `lint_json` / `simulate_json` take and give JSON, byte for byte what the CLI prints.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::index::Index;
+use crate::options::Options;
+use crate::sim::{self, Located, Side, Simulation};
+use crate::source::Source;
+use crate::Report;
+
+/// What every entry point takes.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Request {
+    /// The manifests, each a named text (`{"name": "pv.yaml", "text": "..."}`).
+    pub sources: Vec<Source>,
+    /// The cluster's current objects (`kubectl get pv,pvc,storageclass,csidriver -A -o yaml`).
+    pub cluster: Vec<Source>,
+    pub options: Options,
+    /// Lint each source on its own (`pvlint lint --each-file`).
+    pub each_file: bool,
+    /// What-if operations for `simulate`, in order.
+    pub operations: Vec<Operation>,
+}
+
+/// A what-if operation, as an admin would run it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "op", deny_unknown_fields)]
+pub enum Operation {
+    /// `kubectl delete pv NAME`.
+    DeletePv { name: String },
+    /// `kubectl delete pvc -n NAMESPACE NAME`.
+    DeletePvc { namespace: String, name: String },
+    /// Remove spec.claimRef from a volume (how an admin makes a Released volume Available).
+    RemoveClaimRef { name: String },
+    /// Remove every finalizer from a volume (how an admin unblocks a Terminating one).
+    RemoveFinalizers { name: String },
+    /// `kubectl apply -f` more manifests.
+    Apply { sources: Vec<Source> },
+}
+
+/// The accepted forms of an operation, for usage errors.
+pub const OPERATION_FORMS: &str = "'delete pv/NAME', 'delete pvc/NAMESPACE/NAME' (or pvc/NAME in default), 'remove-claimref pv/NAME', 'remove-finalizers pv/NAME', 'apply FILE'";
+
+impl fmt::Display for Operation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operation::DeletePv { name } => write!(f, "delete pv/{name}"),
+            Operation::DeletePvc { namespace, name } => write!(f, "delete pvc/{namespace}/{name}"),
+            Operation::RemoveClaimRef { name } => write!(f, "remove-claimref pv/{name}"),
+            Operation::RemoveFinalizers { name } => write!(f, "remove-finalizers pv/{name}"),
+            Operation::Apply { sources } => {
+                let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+                write!(f, "apply {}", names.join(" "))
+            }
+        }
+    }
+}
+
+/// Parses the CLI form of an operation. `apply FILE` parses to an `Apply` with one source
+/// named FILE and no text: the host reads the file and fills it in.
+impl FromStr for Operation {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Operation, String> {
+        let bad = || format!("\"{s}\" is not an operation; use one of {OPERATION_FORMS}");
+        let (verb, arg) = s.trim().split_once(char::is_whitespace).ok_or_else(bad)?;
+        let arg = arg.trim();
+        let pv = |a: &str| {
+            a.strip_prefix("pv/")
+                .or_else(|| a.strip_prefix("persistentvolume/"))
+                .filter(|n| !n.is_empty() && !n.contains('/'))
+                .map(String::from)
+        };
+        match verb {
+            "delete" => {
+                if let Some(name) = pv(arg) {
+                    return Ok(Operation::DeletePv { name });
+                }
+                let rest = arg
+                    .strip_prefix("pvc/")
+                    .or_else(|| arg.strip_prefix("persistentvolumeclaim/"))
+                    .ok_or_else(bad)?;
+                let (namespace, name) = match rest.split_once('/') {
+                    Some((ns, n)) => (ns.to_string(), n.to_string()),
+                    None => ("default".to_string(), rest.to_string()),
+                };
+                if namespace.is_empty() || name.is_empty() || name.contains('/') {
+                    return Err(bad());
+                }
+                Ok(Operation::DeletePvc { namespace, name })
+            }
+            "remove-claimref" => Ok(Operation::RemoveClaimRef {
+                name: pv(arg).ok_or_else(bad)?,
+            }),
+            "remove-finalizers" => Ok(Operation::RemoveFinalizers {
+                name: pv(arg).ok_or_else(bad)?,
+            }),
+            "apply" if !arg.is_empty() => Ok(Operation::Apply {
+                sources: vec![Source::new(arg, "")],
+            }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl Request {
+    pub fn new(sources: Vec<Source>) -> Request {
+        Request {
+            sources,
+            ..Request::default()
+        }
+    }
+
+    /// Parses a JSON request; the error says what is wrong.
+    pub fn from_json(json: &str) -> Result<Request, String> {
+        serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))
+    }
+}
+
+/// Lints the request's manifests (applied onto its cluster state).
+pub fn lint(req: &Request) -> Report {
+    crate::lint_request(req)
+}
+
+/// Simulates the request: the manifests applied onto the cluster state, then each operation.
+pub fn simulate(req: &Request) -> Result<Simulation, String> {
+    let manifests = Index::build(&req.sources);
+    let cluster = Index::build(&req.cluster);
+    let mut world = sim::simulate(&cluster, &manifests, &req.options, !req.cluster.is_empty());
+    let locate =
+        |side: Side, obj| locate(&req.sources, &req.cluster, &manifests, &cluster, side, obj);
+    let mut report = world.report(&locate);
+    if req.operations.is_empty() {
+        return Ok(report);
+    }
+    report
+        .steps
+        .push(world.step("apply the manifests".into(), &locate));
+    let mut applied: Vec<(Vec<Source>, Index)> = Vec::new();
+    for op in &req.operations {
+        let ix;
+        let o = match op {
+            Operation::DeletePv { name } => sim::Operation::DeleteVolume(name),
+            Operation::DeletePvc { namespace, name } => {
+                sim::Operation::DeleteClaim { namespace, name }
+            }
+            Operation::RemoveClaimRef { name } => sim::Operation::RemoveClaimRef(name),
+            Operation::RemoveFinalizers { name } => sim::Operation::RemoveFinalizers(name),
+            Operation::Apply { sources } => {
+                applied.push((sources.clone(), Index::build(sources)));
+                ix = &applied.last().expect("pushed").1;
+                sim::Operation::Apply(ix)
+            }
+        };
+        world.operate(o).map_err(|e| format!("{op}: {e}"))?;
+        report.steps.push(world.step(op.to_string(), &locate));
+    }
+    let last = report.steps.last().expect("at least one step");
+    report.claims = last.claims.clone();
+    report.volumes = last.volumes.clone();
+    report.converged = world.converged();
+    Ok(report)
+}
+
+fn locate(
+    sources: &[Source],
+    cluster_sources: &[Source],
+    manifests: &Index,
+    cluster: &Index,
+    side: Side,
+    obj: crate::model::ObjId,
+) -> Option<Located> {
+    let (ix, srcs) = match side {
+        Side::Manifest => (manifests, sources),
+        Side::Cluster => (cluster, cluster_sources),
+    };
+    let o = ix.objects.get(obj)?;
+    Some(Located {
+        object: o.objref(),
+        file: srcs.get(o.source)?.name.clone(),
+        line: o.whole().span.start.line,
+    })
+}
+
+/// `{"error": "..."}`, the answer to a request that cannot be served.
+pub fn error_json(message: &str) -> String {
+    let mut s = serde_json::json!({ "error": message }).to_string();
+    s.push('\n');
+    s
+}
+
+/// The lint report for a JSON request, as `pvlint lint --format json` prints it.
+pub fn lint_json(request: &str) -> String {
+    match Request::from_json(request) {
+        Ok(r) => crate::render::json(&lint(&r)),
+        Err(e) => error_json(&e),
+    }
+}
+
+/// The simulation for a JSON request, as `pvlint simulate --format json` prints it.
+pub fn simulate_json(request: &str) -> String {
+    match Request::from_json(request).and_then(|r| simulate(&r)) {
+        Ok(s) => crate::render::simulation_json(&s),
+        Err(e) => error_json(&e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operations_parse_and_print() {
+        for (text, op) in [
+            ("delete pv/a", Operation::DeletePv { name: "a".into() }),
+            (
+                "delete pvc/ns/c",
+                Operation::DeletePvc {
+                    namespace: "ns".into(),
+                    name: "c".into(),
+                },
+            ),
+            (
+                "delete pvc/c",
+                Operation::DeletePvc {
+                    namespace: "default".into(),
+                    name: "c".into(),
+                },
+            ),
+            (
+                "remove-claimref pv/a",
+                Operation::RemoveClaimRef { name: "a".into() },
+            ),
+            (
+                "remove-finalizers pv/a",
+                Operation::RemoveFinalizers { name: "a".into() },
+            ),
+        ] {
+            assert_eq!(text.parse::<Operation>().unwrap(), op);
+        }
+        assert_eq!(
+            "delete pvc/c".parse::<Operation>().unwrap().to_string(),
+            "delete pvc/default/c"
+        );
+        for bad in [
+            "delete",
+            "delete pod/x",
+            "remove-claimref pvc/x",
+            "drop pv/x",
+            "delete pv/",
+        ] {
+            let e = bad.parse::<Operation>().unwrap_err();
+            assert!(e.contains("delete pv/NAME"), "{e}");
+        }
+    }
+
+    #[test]
+    fn bad_requests_are_errors_not_panics() {
+        assert!(lint_json("not json").contains("\"error\":\"invalid request"));
+        let e = lint_json(r#"{"sources": [], "options": {"kubeVersion": "two"}}"#);
+        assert!(e.contains("not a Kubernetes version"), "{e}");
+        let e = lint_json(r#"{"sources": [], "bogus": 1}"#);
+        assert!(e.contains("unknown field"), "{e}");
+        let e = simulate_json(r#"{"sources": [{"name": "x"}]}"#);
+        assert!(e.contains("missing field `text`"), "{e}");
+        let e =
+            simulate_json(r#"{"sources": [], "operations": [{"op": "deletePv", "name": "nope"}]}"#);
+        assert!(e.contains("there is no PersistentVolume nope"), "{e}");
+    }
+}

@@ -1,0 +1,155 @@
+//! Object metadata and label selectors, read with spans and diagnostics.
+
+use super::{Field, Reader, Spanned};
+use crate::binding::selector::{Requirement, OPERATORS};
+use crate::binding::{LabelSelector, Labels};
+use crate::finding::Severity;
+use crate::node::Node;
+
+/// The metadata the simulator needs of an object (or of a claim template, under its prefix).
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    pub labels: Labels,
+    /// metadata.uid: set on objects exported from a cluster.
+    pub uid: Option<Spanned<String>>,
+    /// metadata.deletionTimestamp is set: the object is being deleted.
+    pub deleting: bool,
+    /// status.phase (exports and cluster state).
+    pub phase: Option<Spanned<String>>,
+}
+
+/// Reads `<prefix>metadata` (labels, uid, timestamps) and `<prefix>status.phase`.
+pub(crate) fn read_meta(r: &mut Reader<'_>, prefix: &str) -> Meta {
+    let labels = read_labels(r, &format!("{prefix}metadata.labels"));
+    let uid = r
+        .string(&format!("{prefix}metadata.uid"))
+        .filter(|s| !s.value.is_empty());
+    let deleting = r
+        .node(&format!("{prefix}metadata.deletionTimestamp"))
+        .is_some();
+    let phase = r.string(&format!("{prefix}status.phase"));
+    Meta {
+        labels,
+        uid,
+        deleting,
+        phase,
+    }
+}
+
+/// A map of string values (labels); ill-typed values are reported by the metadata check and
+/// left out here.
+pub(crate) fn read_labels(r: &mut Reader<'_>, path: &str) -> Labels {
+    r.node(path)
+        .and_then(Node::as_map)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|e| Some((e.key.clone(), e.value.as_str()?.to_string())))
+        .collect()
+}
+
+/// A `metav1.LabelSelector` at `path`. An unknown operator, In/NotIn without values or
+/// Exists/DoesNotExist with values is reported (ValidateLabelSelector: the API server rejects
+/// the object) and the selector is dropped.
+pub(crate) fn read_selector(r: &mut Reader<'_>, path: &str) -> Option<Spanned<LabelSelector>> {
+    let node = r.map(path)?;
+    let field = Field {
+        path: path.to_string(),
+        span: node.span,
+    };
+    let mut requirements = Vec::new();
+    let ml = format!("{path}.matchLabels");
+    if r.map(&ml).is_some() {
+        for (k, v) in read_labels(r, &ml) {
+            requirements.push(Requirement::Equals(k, v));
+        }
+    }
+    let me = format!("{path}.matchExpressions");
+    let mut ok = true;
+    if let Some(items) = r.seq(&me) {
+        for (i, item) in items.iter().enumerate() {
+            let base = format!("{me}[{i}]");
+            let key = r.string_in(item, &base, "key").map(|s| s.value);
+            let op = r.string_in(item, &base, "operator");
+            let values: Vec<String> = match item.get("values").filter(|n| !n.is_null()) {
+                Some(n) => match n.as_seq() {
+                    Some(vs) => vs
+                        .iter()
+                        .filter_map(|v| v.as_scalar().map(|s| s.text.clone()))
+                        .collect(),
+                    None => {
+                        r.invalid(
+                            Field {
+                                path: format!("{base}.values"),
+                                span: n.span,
+                            },
+                            Severity::Error,
+                            format!("{base}.values must be a list of strings; the API server rejects this object"),
+                            "write values as a list, e.g. values: [a, b]".into(),
+                        );
+                        ok = false;
+                        continue;
+                    }
+                },
+                None => Vec::new(),
+            };
+            let (Some(key), Some(op)) = (key, op) else {
+                r.invalid(
+                    Field {
+                        path: base.clone(),
+                        span: item.span,
+                    },
+                    Severity::Error,
+                    format!("{base}: Required value: a selector expression needs key and operator; the API server rejects this object"),
+                    "give each expression a key and an operator (In, NotIn, Exists, DoesNotExist)".into(),
+                );
+                ok = false;
+                continue;
+            };
+            let req = match op.value.as_str() {
+                "In" | "NotIn" if values.is_empty() => {
+                    r.invalid(
+                        op.field.clone(),
+                        Severity::Error,
+                        format!("{base}.values: Required value: must be specified when `operator` is 'In' or 'NotIn'; the API server rejects this object"),
+                        "list the values to match".into(),
+                    );
+                    ok = false;
+                    continue;
+                }
+                "Exists" | "DoesNotExist" if !values.is_empty() => {
+                    r.invalid(
+                        op.field.clone(),
+                        Severity::Error,
+                        format!("{base}.values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'; the API server rejects this object"),
+                        "remove values".into(),
+                    );
+                    ok = false;
+                    continue;
+                }
+                "In" => Requirement::In(key, values),
+                "NotIn" => Requirement::NotIn(key, values),
+                "Exists" => Requirement::Exists(key),
+                "DoesNotExist" => Requirement::DoesNotExist(key),
+                other => {
+                    let near = crate::schema::suggest(other, OPERATORS.iter().copied());
+                    r.invalid(
+                        op.field.clone(),
+                        Severity::Error,
+                        format!("{base}.operator: Invalid value: \"{other}\": not a valid selector operator; the API server rejects this object"),
+                        match near {
+                            Some(n) => format!("did you mean {n}? (operators: In, NotIn, Exists, DoesNotExist)"),
+                            None => "use In, NotIn, Exists or DoesNotExist".into(),
+                        },
+                    );
+                    ok = false;
+                    continue;
+                }
+            };
+            requirements.push(req);
+        }
+    }
+    ok.then_some(Spanned {
+        value: LabelSelector { requirements },
+        field,
+    })
+}

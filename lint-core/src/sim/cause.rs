@@ -1,0 +1,157 @@
+//! Root causes, so one cause gets one finding: a rule that reports a cause marks its finding
+//! [`Role::Cause`]; a rule that reports a predicted consequence (a claim Lost, storage deleted,
+//! a claim Pending) marks it [`Role::Consequence`], and it is dropped when the cause is reported.
+
+use super::state::ClaimKey;
+
+/// A claim, or every claim a StatefulSet's volumeClaimTemplate creates.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Subject {
+    Claim(ClaimKey),
+    Template {
+        namespace: String,
+        statefulset: String,
+        template: String,
+    },
+}
+
+/// What went wrong, named so that findings about it can be merged.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CauseKey {
+    /// A volume's claimRef.uid (or resourceVersion) copied from another cluster.
+    StaleUid { volume: String },
+    /// A volume claimed twice, or a claim and a volume naming each other inconsistently.
+    Conflict { volume: String },
+    /// A pre-bound claim and volume that do not fit.
+    Prebound(Subject),
+    /// bind-completed without volumeName.
+    NoVolumeName(Subject),
+    /// volumeName naming a volume that does not exist.
+    Dangling(Subject),
+    /// A class that does not exist.
+    ClassNotFound(Subject),
+    /// A class whose provisioner kube-controller-manager does not serve.
+    ProvisionerUnavailable(Subject),
+    /// A StatefulSet's static pool is too small.
+    Pool {
+        namespace: String,
+        statefulset: String,
+    },
+    /// A claim left without class gets the default one instead of its class-less volume.
+    ImplicitDefault(Subject),
+    /// A claim that matches nothing, for no more specific reason.
+    Unbindable(Subject),
+    /// A claim Lost for no more specific reason.
+    Lost(Subject),
+    /// A volume whose storage is deleted for no more specific reason.
+    Deleted { volume: String },
+    /// Admission refuses the claim (several default classes before 1.26).
+    Admission,
+}
+
+/// The part a finding plays for its cause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The specific report of the cause.
+    Cause,
+    /// A predicted consequence, dropped when the cause itself is reported.
+    Consequence,
+}
+
+use super::state::*;
+use super::World;
+
+/// The root cause behind a claim's final state.
+pub(crate) fn of_claim(w: &World, id: ClaimId) -> Option<CauseKey> {
+    let c = w.claim(id);
+    let subject = || w.subject(id);
+    Some(match &c.state {
+        ClaimState::Bound { .. } => return None,
+        ClaimState::Rejected(_) => CauseKey::Admission,
+        ClaimState::Lost(Lost::NoVolumeName) => CauseKey::NoVolumeName(subject()),
+        ClaimState::Lost(Lost::VolumeMissing { .. }) => CauseKey::Dangling(subject()),
+        ClaimState::Lost(Lost::Misbound { volume, claim_ref }) => {
+            let volume = w.volume(*volume).name.clone();
+            if claim_ref.key == c.key && !claim_ref.uid.is_empty() {
+                CauseKey::StaleUid { volume }
+            } else {
+                CauseKey::Conflict { volume }
+            }
+        }
+        ClaimState::Pending(p) => match p {
+            Pending::VolumeTaken {
+                volume, stale_uid, ..
+            } => {
+                let volume = w.volume(*volume).name.clone();
+                if *stale_uid {
+                    CauseKey::StaleUid { volume }
+                } else {
+                    CauseKey::Conflict { volume }
+                }
+            }
+            Pending::VolumeMismatch { .. } => CauseKey::Prebound(subject()),
+            Pending::VolumeMissing { .. } => CauseKey::Dangling(subject()),
+            Pending::New | Pending::WaitForFirstConsumer { .. } => return None,
+            _ if c.template_of.is_some() && w.is_static_pool_claim(id) => CauseKey::Pool {
+                namespace: c.key.namespace.clone(),
+                statefulset: c
+                    .template_of
+                    .as_ref()
+                    .map(|t| t.statefulset.clone())
+                    .unwrap_or_default(),
+            },
+            _ if w.reserved_and_skipped(id) => CauseKey::Prebound(subject()),
+            _ if matches!(
+                c.class_source,
+                ClassSource::Admission | ClassSource::Retroactive
+            ) =>
+            {
+                CauseKey::ImplicitDefault(subject())
+            }
+            Pending::ClassNotFound { .. } => CauseKey::ClassNotFound(subject()),
+            Pending::ProvisionerUnavailable { .. } => CauseKey::ProvisionerUnavailable(subject()),
+            _ => CauseKey::Unbindable(subject()),
+        },
+    })
+}
+
+/// The root cause behind a volume's storage fate.
+pub(crate) fn of_volume(w: &World, id: VolumeId) -> Option<CauseKey> {
+    let v = w.volume(id);
+    let volume = v.name.clone();
+    Some(match v.release.as_ref()? {
+        Release::ClaimMissing | Release::UidMismatch => CauseKey::StaleUid { volume },
+        Release::ClaimBoundElsewhere { .. } => CauseKey::Conflict { volume },
+    })
+}
+
+impl World {
+    /// A claim whose only volumes are pre-created ones: class "", a class whose provisioner
+    /// never provisions (`kubernetes.io/no-provisioner`), or a class that does not exist while
+    /// static volumes of that class do.
+    pub fn is_static_pool_claim(&self, id: ClaimId) -> bool {
+        let c = self.claim(id);
+        let name = c.class_name();
+        if name.is_empty() {
+            return !matches!(
+                c.class_source,
+                ClassSource::Admission | ClassSource::Retroactive
+            );
+        }
+        match self.class(name) {
+            Some(class) => class.provisioner.as_deref() == Some(crate::kube::NO_PROVISIONER),
+            None => self.volumes().any(|(_, v)| {
+                v.spec.class == name && !matches!(v.origin, Origin::Provisioned { .. })
+            }),
+        }
+    }
+
+    /// A volume's claimRef reserves it for this claim, which skips it (its checks fail).
+    pub fn reserved_and_skipped(&self, id: ClaimId) -> bool {
+        self.volumes().any(|(_, v)| {
+            v.skipped_by_reserved_claim
+                .as_ref()
+                .is_some_and(|(c, _)| *c == id)
+        })
+    }
+}

@@ -1,0 +1,485 @@
+//! Loading the world: the cluster state first (objects that exist: they keep their UIDs,
+//! phases and bindings), then the manifests (created now, or updating a live object of the
+//! same name), then the claims StatefulSets create. What pvlint does not know about the
+//! cluster is decided here, once, as explicit [`Assumption`]s that never change during the run.
+
+use std::collections::HashSet;
+
+use super::state::*;
+use super::World;
+use crate::binding::class::{Created, WrittenClass};
+use crate::binding::{ClaimSpec, SourceKind, VolumeSpec};
+use crate::index::Index;
+use crate::kube::{self, ReclaimPolicy};
+use crate::model::{ClaimClass, PodCount, Pv, Pvc, StorageClass, WorkloadKind};
+
+/// The name the simulation gives a default class the cluster is assumed to have. It cannot
+/// be the name of a real StorageClass (`<` is not allowed in object names).
+pub const ASSUMED_DEFAULT: &str = "<default>";
+
+pub(crate) fn volume_spec(pv: &Pv) -> VolumeSpec {
+    VolumeSpec {
+        class: pv.class.clone(),
+        capacity: pv.capacity.as_ref().map(|c| c.value.clone()),
+        modes: pv.access_modes,
+        volume_mode: pv.volume_mode,
+        labels: pv.meta.labels.clone(),
+        attributes_class: pv.attributes_class.clone(),
+        deleting: pv.meta.deleting,
+        reclaim: pv.reclaim_policy(),
+        source: match &pv.source {
+            Some(s) if s.kind == "csi" => SourceKind::Csi {
+                driver: s.csi_driver.clone().unwrap_or_default(),
+            },
+            Some(s) => {
+                kube::in_tree_source(&s.kind).map_or(SourceKind::Unknown, SourceKind::InTree)
+            }
+            None => SourceKind::Unknown,
+        },
+        node_affinity: pv.has_node_affinity,
+    }
+}
+
+pub(crate) fn claim_spec(c: &Pvc) -> ClaimSpec {
+    ClaimSpec {
+        request: c.request.as_ref().map(|r| r.value.clone()),
+        modes: c.access_modes,
+        volume_mode: c.volume_mode,
+        selector: c.selector.as_ref().map(|s| s.value.clone()),
+        attributes_class: c.attributes_class.clone(),
+    }
+}
+
+fn written_class(c: &Pvc) -> WrittenClass {
+    match &c.class {
+        ClaimClass::Unset => WrittenClass::Unset,
+        ClaimClass::Set { name, .. } => WrittenClass::Set(name.clone()),
+    }
+}
+
+impl World {
+    pub(crate) fn load(&mut self, cluster: &Index, manifests: &Index) {
+        for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
+            for sc in &ix.classes {
+                if !ix.is_rejected(sc.obj) {
+                    self.add_class(side, sc);
+                }
+            }
+            for d in &ix.csi_drivers {
+                self.drivers.insert(d.name.clone(), d.attach_required);
+            }
+        }
+        self.add_default_class();
+        for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
+            self.apply_volumes(side, ix);
+        }
+        for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
+            self.apply_claims(side, ix);
+        }
+        for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
+            self.create_template_claims(side, ix);
+        }
+        let consumers: HashSet<ClaimKey> = [cluster, manifests]
+            .iter()
+            .flat_map(|ix| consumers(ix))
+            .collect();
+        for c in &mut self.claims {
+            c.has_consumer |= consumers.contains(&c.key);
+        }
+        self.decide_missing_classes();
+    }
+
+    /// Loads more manifests onto the running world (the `apply` operation).
+    pub(crate) fn apply_more(&mut self, ix: &Index) {
+        for sc in &ix.classes {
+            if !ix.is_rejected(sc.obj) {
+                self.add_class(Side::Manifest, sc);
+            }
+        }
+        for d in &ix.csi_drivers {
+            self.drivers.insert(d.name.clone(), d.attach_required);
+        }
+        self.apply_volumes(Side::Manifest, ix);
+        self.apply_claims(Side::Manifest, ix);
+        self.create_template_claims(Side::Manifest, ix);
+        let consumers = consumers(ix);
+        for c in &mut self.claims {
+            c.has_consumer |= consumers.contains(&c.key);
+        }
+        self.decide_missing_classes();
+    }
+
+    fn add_class(&mut self, side: Side, sc: &StorageClass) {
+        let class = Class {
+            name: sc.name.clone(),
+            provisioner: Some(
+                sc.provisioner
+                    .as_ref()
+                    .map(|p| p.value.clone())
+                    .unwrap_or_default(),
+            ),
+            reclaim: sc
+                .reclaim
+                .as_ref()
+                .map_or(ReclaimPolicy::Delete, |r| r.value),
+            wait_for_first_consumer: sc.wait_for_first_consumer,
+            is_default: sc.is_default.is_some(),
+            created: match side {
+                Side::Cluster => Created::At(sc.created.clone()),
+                Side::Manifest => Created::Now,
+            },
+            knowledge: ClassKnowledge::Defined(side, sc.obj),
+        };
+        match self.classes.iter_mut().find(|c| c.name == class.name) {
+            // An update: parameters are immutable, annotations are not.
+            Some(existing) if matches!(existing.knowledge, ClassKnowledge::Defined(..)) => {
+                existing.is_default = class.is_default;
+            }
+            Some(existing) => *existing = class,
+            None => self.classes.push(class),
+        }
+    }
+
+    /// The cluster's own default class: named by `--default-class`, none with
+    /// `--no-default-class`, else — when the inputs define no default and the cluster is not
+    /// known — an unnamed default, as almost every cluster has.
+    fn add_default_class(&mut self) {
+        match self.options.default_class.clone().as_deref() {
+            Some("") => {}
+            Some(name) => match self.classes.iter_mut().find(|c| c.name == name) {
+                Some(c) => c.is_default = true,
+                None => self.classes.push(Class {
+                    name: name.to_string(),
+                    provisioner: None,
+                    reclaim: ReclaimPolicy::Delete,
+                    wait_for_first_consumer: false,
+                    is_default: true,
+                    created: Created::At(None),
+                    knowledge: ClassKnowledge::Named,
+                }),
+            },
+            None => {
+                if !self.cluster_known && !self.classes.iter().any(|c| c.is_default) {
+                    self.classes.push(Class {
+                        name: ASSUMED_DEFAULT.to_string(),
+                        provisioner: None,
+                        reclaim: ReclaimPolicy::Delete,
+                        wait_for_first_consumer: false,
+                        is_default: true,
+                        created: Created::At(None),
+                        knowledge: ClassKnowledge::Assumed(Assumption::DefaultClassExists),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Classes the claims name that no input defines: missing when the cluster is known;
+    /// otherwise assumed to exist and provision, except a name the input's static volumes
+    /// use, which is taken for a label with no StorageClass behind it.
+    fn decide_missing_classes(&mut self) {
+        if self.cluster_known {
+            return;
+        }
+        let static_classes: HashSet<&str> = self
+            .volumes
+            .iter()
+            .filter(|v| v.exists && !matches!(v.origin, Origin::Provisioned { .. }))
+            .map(|v| v.spec.class.as_str())
+            .collect();
+        let mut add = Vec::new();
+        let mut seen = HashSet::new();
+        for c in self.claims.iter().filter(|c| c.exists) {
+            let name = c.class_name();
+            if name.is_empty() || self.classes.iter().any(|k| k.name == name) || !seen.insert(name)
+            {
+                continue;
+            }
+            let assumption = if static_classes.contains(name) {
+                Assumption::StaticClassOnly(name.to_string())
+            } else {
+                Assumption::ClassExists(name.to_string())
+            };
+            add.push((name.to_string(), assumption));
+        }
+        for (name, assumption) in add {
+            if matches!(assumption, Assumption::StaticClassOnly(_)) {
+                self.static_only.insert(name);
+                continue;
+            }
+            self.classes.push(Class {
+                name,
+                provisioner: None,
+                reclaim: ReclaimPolicy::Delete,
+                wait_for_first_consumer: false,
+                is_default: false,
+                created: Created::At(None),
+                knowledge: ClassKnowledge::Assumed(assumption),
+            });
+        }
+    }
+
+    fn apply_volumes(&mut self, side: Side, ix: &Index) {
+        for pv in &ix.pvs {
+            if ix.is_rejected(pv.obj) || !ix.is_current_pv(pv) {
+                continue;
+            }
+            let live = side == Side::Cluster;
+            let uid = match (&pv.meta.uid, live) {
+                (Some(u), true) => u.value.clone(),
+                _ => self.fresh_uid(),
+            };
+            let phase = if live {
+                match pv.meta.phase.as_ref().map(|p| p.value.as_str()) {
+                    Some("Bound") => VolumePhase::Bound,
+                    Some("Released") => VolumePhase::Released,
+                    Some("Failed") => VolumePhase::Failed,
+                    _ => VolumePhase::Available,
+                }
+            } else {
+                VolumePhase::Available
+            };
+            let src = pv.source.as_ref();
+            let mut finalizers = pv.finalizers.clone();
+            // The pv-protection controller adds its finalizer to every PV; kube-controller-
+            // manager adds its own to in-tree provisioned volumes with Delete
+            // (modifyDeletionFinalizers, HonorPVReclaimPolicy).
+            if !finalizers
+                .iter()
+                .any(|f| f == kube::FINALIZER_PV_PROTECTION)
+            {
+                finalizers.insert(0, kube::FINALIZER_PV_PROTECTION.to_string());
+            }
+            let in_tree_provisioned = pv.provisioned_by.as_ref().is_some_and(|p| {
+                p.value.starts_with("kubernetes.io/")
+                    && super::reclaim::migrated_driver(&p.value, self.options.kube_version)
+                        .is_none()
+            });
+            if in_tree_provisioned
+                && pv.reclaim_policy() == ReclaimPolicy::Delete
+                && super::reclaim::honor_reclaim_policy(self.options.kube_version)
+                && !finalizers
+                    .iter()
+                    .any(|f| f == kube::FINALIZER_PV_CONTROLLER)
+            {
+                finalizers.push(kube::FINALIZER_PV_CONTROLLER.to_string());
+            }
+            let v = Volume {
+                name: pv.name.clone(),
+                uid,
+                origin: Origin::Object { side, obj: pv.obj },
+                spec: volume_spec(pv),
+                claim_ref: pv.claim_ref.as_ref().map(|c| ClaimRef {
+                    key: ClaimKey {
+                        namespace: c.namespace.clone(),
+                        name: c.name.clone(),
+                    },
+                    uid: c.uid.as_ref().map(|u| u.value.clone()).unwrap_or_default(),
+                }),
+                provisioned_by: pv.provisioned_by.as_ref().map(|p| p.value.clone()),
+                migrated_to: pv.migrated_to.clone(),
+                bound_by_controller: pv.bound_by_controller,
+                finalizers,
+                deleting: pv.meta.deleting && live,
+                backing: pv.backing_storage(),
+                host_path: src
+                    .filter(|s| s.kind == "hostPath")
+                    .and_then(|s| s.path.clone()),
+                nfs_server_problem: src
+                    .and_then(|s| s.server.as_ref())
+                    .and_then(|s| kube::nfs_server_problem(&s.value)),
+                phase,
+                release: None,
+                storage: Storage::Kept,
+                events: Vec::new(),
+                skipped_by_reserved_claim: None,
+                exists: true,
+            };
+            let id = self.upsert_volume(v);
+            self.object_volumes.insert((side, pv.obj), id);
+        }
+    }
+
+    /// Creates a volume, or updates the live one of the same name (which keeps its UID and phase).
+    fn upsert_volume(&mut self, v: Volume) -> VolumeId {
+        match self.volume_by_name.get(&v.name).copied() {
+            Some(id) => {
+                let existing = &mut self.volumes[id.idx()];
+                let (uid, phase) = (existing.uid.clone(), existing.phase);
+                *existing = v;
+                existing.uid = uid;
+                existing.phase = phase;
+                id
+            }
+            None => {
+                let id = VolumeId(self.volumes.len() as u32);
+                self.volume_by_name.insert(v.name.clone(), id);
+                self.volumes.push(v);
+                id
+            }
+        }
+    }
+
+    fn new_claim(&mut self, side: Side, c: &Pvc, origin: Origin) -> Claim {
+        let live = side == Side::Cluster && matches!(origin, Origin::Object { .. });
+        let uid = match (&c.meta.uid, live) {
+            (Some(u), true) => u.value.clone(),
+            _ => self.fresh_uid(),
+        };
+        let written = written_class(c);
+        let class = match &written {
+            WrittenClass::Set(s) => Some(s.clone()),
+            WrittenClass::Unset => None,
+        };
+        Claim {
+            key: ClaimKey {
+                namespace: c.namespace.clone(),
+                name: c.name.clone(),
+            },
+            uid,
+            origin,
+            template_of: None,
+            spec: claim_spec(c),
+            written_class: written.clone(),
+            class,
+            class_source: if written.has_class() {
+                ClassSource::Written
+            } else {
+                ClassSource::None
+            },
+            volume_name: c.volume_name.as_ref().map(|v| v.value.clone()),
+            bind_completed: c.bind_completed.is_some(),
+            selected_node: c.selected_node,
+            has_consumer: false,
+            state: ClaimState::Pending(Pending::New),
+            events: Vec::new(),
+            race: None,
+            exists: true,
+        }
+    }
+
+    fn apply_claims(&mut self, side: Side, ix: &Index) {
+        for c in &ix.pvcs {
+            if ix.is_rejected(c.obj) {
+                continue;
+            }
+            let claim = self.new_claim(side, c, Origin::Object { side, obj: c.obj });
+            let id = self.create_or_update_claim(claim, side == Side::Cluster);
+            self.object_claims.insert((side, c.obj), id);
+        }
+    }
+
+    /// StatefulSet controller: one claim per template per ordinal, created with the pod (an
+    /// existing claim of that name is reused).
+    fn create_template_claims(&mut self, side: Side, ix: &Index) {
+        for w in ix
+            .workloads
+            .iter()
+            .filter(|w| w.kind == WorkloadKind::StatefulSet && !ix.is_rejected(w.obj))
+        {
+            let PodCount::Fixed { count, .. } = w.pods else {
+                continue;
+            };
+            let templates: Vec<&Pvc> = (0..).map_while(|n| ix.template_of(w.obj, n)).collect();
+            for ordinal in w.ordinals_start..w.ordinals_start + count {
+                for (ti, t) in templates.iter().enumerate() {
+                    let key = ClaimKey {
+                        namespace: w.namespace.clone(),
+                        name: format!("{}-{}-{ordinal}", t.name, w.name),
+                    };
+                    let template_of = TemplateOf {
+                        statefulset: w.name.clone(),
+                        template: t.name.clone(),
+                        ordinal,
+                    };
+                    let id = match self.claim_by_key.get(&key).copied() {
+                        Some(id) => id,
+                        None => {
+                            let mut claim = self.new_claim(
+                                side,
+                                t,
+                                Origin::Template {
+                                    side,
+                                    obj: w.obj,
+                                    template: ti,
+                                    ordinal,
+                                },
+                            );
+                            claim.key = key;
+                            claim.has_consumer = true;
+                            claim.template_of = Some(template_of.clone());
+                            self.create_or_update_claim(claim, false)
+                        }
+                    };
+                    let c = &mut self.claims[id.idx()];
+                    c.has_consumer = true;
+                    if c.template_of.is_none() {
+                        c.template_of = Some(template_of);
+                    }
+                    self.template_claims
+                        .entry((side, w.obj))
+                        .or_default()
+                        .push(id);
+                }
+            }
+        }
+    }
+
+    /// Creates a claim (through admission) or updates the live one of the same name, which
+    /// keeps its UID, status, binding and class (admission runs on CREATE only).
+    fn create_or_update_claim(&mut self, mut claim: Claim, live: bool) -> ClaimId {
+        if let Some(id) = self.claim_by_key.get(&claim.key).copied() {
+            let existing = &self.claims[id.idx()];
+            claim.uid = existing.uid.clone();
+            claim.state = existing.state.clone();
+            claim.events = existing.events.clone();
+            if claim.volume_name.is_none() {
+                claim.volume_name = existing.volume_name.clone();
+            }
+            claim.bind_completed |= existing.bind_completed;
+            if claim.class.is_none() {
+                claim.class = existing.class.clone();
+                claim.class_source = existing.class_source.clone();
+            }
+            claim.has_consumer |= existing.has_consumer;
+            if claim.template_of.is_none() {
+                claim.template_of = existing.template_of.clone();
+            }
+            self.claims[id.idx()] = claim;
+            return id;
+        }
+        if !live && claim.class.is_none() {
+            match self.default_class() {
+                Ok(Some(d)) => {
+                    claim.class = Some(d);
+                    claim.class_source = ClassSource::Admission;
+                }
+                Ok(None) => {}
+                Err(e) => claim.state = ClaimState::Rejected(e),
+            }
+        }
+        let id = ClaimId(self.claims.len() as u32);
+        if !matches!(claim.state, ClaimState::Rejected(_)) {
+            self.claim_by_key.insert(claim.key.clone(), id);
+        }
+        self.claims.push(claim);
+        id
+    }
+}
+
+/// Claims a workload of this index mounts, by namespace/name.
+fn consumers(ix: &Index) -> HashSet<ClaimKey> {
+    let mut out = HashSet::new();
+    for w in &ix.workloads {
+        if ix.is_rejected(w.obj) {
+            continue;
+        }
+        for c in &w.claims {
+            out.insert(ClaimKey {
+                namespace: w.namespace.clone(),
+                name: c.claim.value.clone(),
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,345 @@
+//! A model of the Kubernetes PersistentVolume controller: what happens to every claim and
+//! volume once the manifests are applied onto a cluster. It is the one place that decides
+//! what happens; rules read its typed outcomes through [`World`]'s queries.
+//!
+//! Modules follow upstream (pkg/controller/volume/persistentvolume):
+//! [`load`] (the cluster state and the manifests, with what pvlint must assume),
+//! [`admission`] (DefaultStorageClass), [`sync_claim`] (`syncUnboundClaim`, `syncBoundClaim`),
+//! [`sync_volume`] (`syncVolume`), [`find_match`] (`findBestMatchForClaim` over the index of
+//! index.go), [`provision`] (`provisionClaim`), [`reclaim`] (`reclaimVolume`, deletion with
+//! finalizers), [`races`] (outcomes that depend on processing order), [`ops`] (what-if
+//! operations) and [`report`] (the serializable result).
+//!
+//! Deterministic: created objects get counter UIDs, objects are processed in input order
+//! (cluster state first), and where the real controller's result depends on that order, the
+//! result says so ([`Race`]).
+
+pub mod admission;
+pub mod cause;
+pub mod events;
+pub mod find_match;
+pub mod load;
+pub mod ops;
+pub mod provision;
+pub mod races;
+pub mod reclaim;
+pub mod report;
+pub mod state;
+pub mod sync_claim;
+pub mod sync_volume;
+
+use std::collections::HashMap;
+
+pub use cause::{CauseKey, Role, Subject};
+pub use ops::Operation;
+pub use report::{Located, Simulation};
+pub use state::*;
+
+use crate::binding::attach::{self, Attach};
+use crate::binding::fit::Mismatch;
+use crate::index::Index;
+use crate::model::ObjId;
+use crate::options::Options;
+
+/// The simulated cluster. Read it through its queries; only the simulation changes it.
+#[derive(Debug, Clone)]
+pub struct World {
+    claims: Vec<Claim>,
+    volumes: Vec<Volume>,
+    classes: Vec<Class>,
+    /// CSIDriver objects: name → spec.attachRequired.
+    drivers: HashMap<String, bool>,
+    options: Options,
+    /// The cluster state was given (or `--complete`): what it lacks does not exist.
+    cluster_known: bool,
+    converged: bool,
+    next_uid: u64,
+    claim_by_key: HashMap<ClaimKey, ClaimId>,
+    volume_by_name: HashMap<String, VolumeId>,
+    /// Claims created from each StatefulSet object.
+    template_claims: HashMap<(Side, ObjId), Vec<ClaimId>>,
+    object_claims: HashMap<(Side, ObjId), ClaimId>,
+    object_volumes: HashMap<(Side, ObjId), VolumeId>,
+    /// Class names the input's static volumes use without a StorageClass: assumed not to
+    /// exist (see [`Assumption::StaticClassOnly`]).
+    static_only: std::collections::HashSet<String>,
+    index: find_match::VolumeIndex,
+    /// For each claim left Pending: the volume closest to fitting it, and what it fails.
+    closest: HashMap<ClaimId, (VolumeId, Vec<Mismatch>)>,
+}
+
+/// Simulates the manifests applied onto the cluster state, run to a fixed point.
+pub fn simulate(
+    cluster: &Index,
+    manifests: &Index,
+    options: &Options,
+    cluster_given: bool,
+) -> World {
+    let mut w = World::new(options, cluster_given || options.complete);
+    w.load(cluster, manifests);
+    w.run();
+    w
+}
+
+impl World {
+    fn new(options: &Options, cluster_known: bool) -> World {
+        World {
+            claims: Vec::new(),
+            volumes: Vec::new(),
+            classes: Vec::new(),
+            drivers: HashMap::new(),
+            options: options.clone(),
+            cluster_known,
+            converged: true,
+            next_uid: 0,
+            claim_by_key: HashMap::new(),
+            volume_by_name: HashMap::new(),
+            template_claims: HashMap::new(),
+            object_claims: HashMap::new(),
+            object_volumes: HashMap::new(),
+            static_only: Default::default(),
+            index: find_match::VolumeIndex::default(),
+            closest: HashMap::new(),
+        }
+    }
+
+    fn fresh_uid(&mut self) -> String {
+        self.next_uid += 1;
+        format!("00000000-0000-4000-8000-{:012x}", self.next_uid)
+    }
+
+    // ---- queries ------------------------------------------------------------------
+
+    /// The cluster's objects are known (cluster state given, or `--complete`).
+    pub fn cluster_known(&self) -> bool {
+        self.cluster_known
+    }
+
+    /// The controller reached a fixed point.
+    pub fn converged(&self) -> bool {
+        self.converged
+    }
+
+    pub fn claim(&self, id: ClaimId) -> &Claim {
+        &self.claims[id.idx()]
+    }
+
+    pub fn volume(&self, id: VolumeId) -> &Volume {
+        &self.volumes[id.idx()]
+    }
+
+    /// Every claim that exists (or was refused by admission), in processing order.
+    pub fn claims(&self) -> impl Iterator<Item = (ClaimId, &Claim)> {
+        self.claims
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.exists)
+            .map(|(i, c)| (ClaimId(i as u32), c))
+    }
+
+    /// Every volume that exists, in processing order.
+    pub fn volumes(&self) -> impl Iterator<Item = (VolumeId, &Volume)> {
+        self.volumes
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.exists)
+            .map(|(i, v)| (VolumeId(i as u32), v))
+    }
+
+    pub fn claim_named(&self, namespace: &str, name: &str) -> Option<ClaimId> {
+        self.claim_by_key
+            .get(&ClaimKey {
+                namespace: namespace.to_string(),
+                name: name.to_string(),
+            })
+            .copied()
+    }
+
+    pub fn volume_named(&self, name: &str) -> Option<VolumeId> {
+        self.volume_by_name.get(name).copied()
+    }
+
+    /// The claims a StatefulSet creates, in ordinal order.
+    pub fn claims_of_statefulset(&self, side: Side, obj: ObjId) -> &[ClaimId] {
+        self.template_claims
+            .get(&(side, obj))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The claim a PersistentVolumeClaim object became.
+    pub fn claim_of_object(&self, side: Side, obj: ObjId) -> Option<ClaimId> {
+        self.object_claims.get(&(side, obj)).copied()
+    }
+
+    /// The volume a PersistentVolume object became.
+    pub fn volume_of_object(&self, side: Side, obj: ObjId) -> Option<VolumeId> {
+        self.object_volumes.get(&(side, obj)).copied()
+    }
+
+    /// The assumption behind "class `name` does not exist", when pvlint only assumes it.
+    pub fn missing_class_assumption(&self, name: &str) -> Option<Assumption> {
+        self.static_only
+            .contains(name)
+            .then(|| Assumption::StaticClassOnly(name.to_string()))
+    }
+
+    /// The volume a claim ends bound to.
+    pub fn binding_of(&self, id: ClaimId) -> Option<VolumeId> {
+        match &self.claim(id).state {
+            ClaimState::Bound { volume, .. } => Some(*volume),
+            _ => None,
+        }
+    }
+
+    /// Why a claim ends Pending.
+    pub fn pending_reason(&self, id: ClaimId) -> Option<&Pending> {
+        match &self.claim(id).state {
+            ClaimState::Pending(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// A StorageClass the simulation knows (defined, or assumed to exist).
+    pub fn class(&self, name: &str) -> Option<&Class> {
+        self.classes.iter().find(|c| c.name == name)
+    }
+
+    pub fn classes(&self) -> &[Class] {
+        &self.classes
+    }
+
+    /// For a claim left Pending for want of a match: the volume closest to fitting it and the
+    /// checks it fails (the first is the one the controller hits first).
+    pub fn closest_volume(&self, id: ClaimId) -> Option<(VolumeId, &[Mismatch])> {
+        self.closest.get(&id).map(|(v, m)| (*v, m.as_slice()))
+    }
+
+    /// `attachRequired` of a CSIDriver object pvlint knows.
+    pub fn csi_driver(&self, name: &str) -> Option<bool> {
+        self.drivers.get(name).copied()
+    }
+
+    /// Whether pods on two nodes using this claim contend for its volume: the volume it is
+    /// bound to, or (when it is Pending or waits for its first consumer) what its class's
+    /// provisioner creates.
+    pub fn attachment(&self, id: ClaimId) -> Attach {
+        let c = self.claim(id);
+        if let Some(v) = self.binding_of(id) {
+            let v = self.volume(v);
+            return attach::volume(&v.spec.source, v.spec.modes, v.spec.node_affinity, |d| {
+                self.csi_driver(d)
+            });
+        }
+        match self.class(c.class_name()) {
+            Some(class) => match &class.provisioner {
+                Some(p) => {
+                    attach::volume(&attach::provisioned_source(p), c.spec.modes, false, |d| {
+                        self.csi_driver(d)
+                    })
+                }
+                None => Attach::Assumed {
+                    why: format!(
+                        "the provisioner of StorageClass {} is not known",
+                        self.class_display(class)
+                    ),
+                },
+            },
+            None => Attach::Assumed {
+                why: "its volume is not known".into(),
+            },
+        }
+    }
+
+    /// A class's name for messages ("the cluster's default class" for the assumed one).
+    pub fn class_display(&self, class: &Class) -> String {
+        match class.assumption() {
+            Some(Assumption::DefaultClassExists) => "<the cluster's default>".into(),
+            _ => class.name.clone(),
+        }
+    }
+
+    /// The root cause behind a claim's final state, for merging findings.
+    pub fn cause_of_claim(&self, id: ClaimId) -> Option<CauseKey> {
+        cause::of_claim(self, id)
+    }
+
+    /// The root cause behind a volume's storage fate.
+    pub fn cause_of_volume(&self, id: VolumeId) -> Option<CauseKey> {
+        cause::of_volume(self, id)
+    }
+
+    /// The subject naming a claim in cause keys (its StatefulSet template for template claims).
+    pub fn subject(&self, id: ClaimId) -> Subject {
+        let c = self.claim(id);
+        match &c.template_of {
+            Some(t) => Subject::Template {
+                namespace: c.key.namespace.clone(),
+                statefulset: t.statefulset.clone(),
+                template: t.template.clone(),
+            },
+            None => Subject::Claim(c.key.clone()),
+        }
+    }
+
+    // ---- the controller loop ---------------------------------------------------------
+
+    /// Runs the controller until nothing changes (as its resyncs do), then looks for races.
+    pub(crate) fn run(&mut self) {
+        self.converged = false;
+        for _ in 0..64 {
+            self.index = find_match::VolumeIndex::build(&self.volumes);
+            let mut changed = false;
+            for i in 0..self.claims.len() {
+                if self.claims[i].exists && !matches!(self.claims[i].state, ClaimState::Rejected(_))
+                {
+                    changed |= self.sync_claim(ClaimId(i as u32));
+                }
+            }
+            for i in 0..self.volumes.len() {
+                if self.volumes[i].exists {
+                    changed |= self.sync_volume(VolumeId(i as u32));
+                }
+            }
+            if !changed {
+                self.converged = true;
+                break;
+            }
+        }
+        self.index = find_match::VolumeIndex::build(&self.volumes);
+        self.mark_races();
+        self.find_closest();
+    }
+
+    // ---- state changes -------------------------------------------------------------
+
+    /// Sets a claim's state; the event is recorded once, as the controller emits it on the
+    /// transition. Returns whether anything changed.
+    fn set_claim(&mut self, id: ClaimId, state: ClaimState, event: Option<Event>) -> bool {
+        let c = &mut self.claims[id.idx()];
+        let mut changed = c.state != state;
+        c.state = state;
+        if let Some(e) = event {
+            if !c.events.contains(&e) {
+                c.events.push(e);
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    fn push_volume_event(&mut self, v: VolumeId, e: Event) {
+        let vol = &mut self.volumes[v.idx()];
+        if !vol.events.contains(&e) {
+            vol.events.push(e);
+        }
+    }
+
+    fn set_volume_phase(&mut self, v: VolumeId, phase: VolumePhase) -> bool {
+        let vol = &mut self.volumes[v.idx()];
+        if vol.phase == phase {
+            return false;
+        }
+        vol.phase = phase;
+        true
+    }
+}

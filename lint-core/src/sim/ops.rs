@@ -1,0 +1,103 @@
+//! What-if operations on a simulated cluster, as an admin would run them: `kubectl delete pv`,
+//! `kubectl delete pvc`, removing a volume's claimRef or finalizers, applying more manifests.
+//!
+//! Deletion follows the protection finalizers: `kubernetes.io/pv-protection` keeps a Bound
+//! volume's object (Terminating) until it is no longer Bound; `kubernetes.io/pv-controller`
+//! and `external-provisioner.volume.kubernetes.io/finalizer` keep it until its storage is
+//! deleted (HonorPVReclaimPolicy). Without them, a volume deleted before its claim loses its
+//! object while its storage stays: the leak of seed 004.
+
+use super::reclaim::protecting_finalizer;
+use super::state::*;
+use super::World;
+use crate::index::Index;
+
+/// One operation. `Apply` carries the manifests' index.
+#[derive(Debug, Clone, Copy)]
+pub enum Operation<'a> {
+    DeleteVolume(&'a str),
+    DeleteClaim { namespace: &'a str, name: &'a str },
+    RemoveClaimRef(&'a str),
+    RemoveFinalizers(&'a str),
+    Apply(&'a Index),
+}
+
+impl World {
+    /// Runs an operation, then the controller to a fixed point. Errors name what is missing.
+    pub fn operate(&mut self, op: Operation<'_>) -> Result<(), String> {
+        match op {
+            Operation::DeleteVolume(name) => {
+                let v = self.existing_volume(name)?;
+                self.volumes[v.idx()].deleting = true;
+            }
+            Operation::DeleteClaim { namespace, name } => {
+                let id = self.claim_named(namespace, name).ok_or_else(|| {
+                    format!("there is no PersistentVolumeClaim {namespace}/{name}")
+                })?;
+                let key = self.claim(id).key.clone();
+                self.claims[id.idx()].exists = false;
+                self.claim_by_key.remove(&key);
+            }
+            Operation::RemoveClaimRef(name) => {
+                let v = self.existing_volume(name)?;
+                let vol = &mut self.volumes[v.idx()];
+                vol.claim_ref = None;
+                vol.release = None;
+                vol.bound_by_controller = false;
+                if vol.storage != Storage::Recycled {
+                    vol.skipped_by_reserved_claim = None;
+                }
+                if vol.phase == VolumePhase::Failed {
+                    vol.phase = VolumePhase::Available;
+                }
+            }
+            Operation::RemoveFinalizers(name) => {
+                let v = self.existing_volume(name)?;
+                self.volumes[v.idx()].finalizers.clear();
+            }
+            Operation::Apply(ix) => self.apply_more(ix),
+        }
+        self.run();
+        self.finish_deletions();
+        self.run();
+        Ok(())
+    }
+
+    fn existing_volume(&self, name: &str) -> Result<VolumeId, String> {
+        self.volume_named(name)
+            .filter(|v| self.volume(*v).exists)
+            .ok_or_else(|| format!("there is no PersistentVolume {name}"))
+    }
+
+    /// Volumes being deleted go once nothing holds them: pv-protection lets go when they are
+    /// not Bound; the reclaim finalizers when the storage is deleted (or was never theirs).
+    fn finish_deletions(&mut self) {
+        for i in 0..self.volumes.len() {
+            let vol = &self.volumes[i];
+            if !vol.exists || !vol.deleting {
+                continue;
+            }
+            let protected = vol
+                .finalizers
+                .iter()
+                .any(|f| f == crate::kube::FINALIZER_PV_PROTECTION);
+            if vol.phase == VolumePhase::Bound && protected {
+                continue; // pv-protection: Terminating while Bound
+            }
+            let held = protecting_finalizer(&vol.finalizers).is_some()
+                && matches!(vol.storage, Storage::DeleteFailed { .. });
+            if held {
+                continue; // stuck Terminating: the deleter failed and keeps its finalizer
+            }
+            let vol = &mut self.volumes[i];
+            if vol.spec.reclaim == crate::kube::ReclaimPolicy::Delete
+                && matches!(vol.storage, Storage::Kept | Storage::Provisioned { .. })
+            {
+                vol.storage = Storage::Leaked;
+            }
+            vol.exists = false;
+            let name = vol.name.clone();
+            self.volume_by_name.remove(&name);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! `provisionClaim` (pv_controller.go): the class's provisioner creates a volume for the
+//! claim. External provisioners (CSI drivers, and the in-tree names CSI migration serves) are
+//! assumed to run; an in-tree `kubernetes.io/*` name kube-controller-manager does not serve
+//! gives Warning ProvisioningFailed; a missing class gives "storageclass ... not found".
+
+use super::events;
+use super::reclaim::{honor_reclaim_policy, migrated_driver};
+use super::state::*;
+use super::World;
+use crate::binding::attach::provisioned_source;
+use crate::binding::VolumeSpec;
+use crate::kube::{self, ReclaimPolicy};
+
+impl World {
+    pub(crate) fn provision_claim(&mut self, id: ClaimId) -> bool {
+        let class_name = self.claim(id).class_name().to_string();
+        let Some(class) = self.class(&class_name).cloned() else {
+            let assumption = self.missing_class_assumption(&class_name);
+            return self.pend_claim(
+                id,
+                Pending::ClassNotFound {
+                    class: class_name,
+                    assumption,
+                },
+            );
+        };
+        let version = self.options.kube_version;
+        let (provisioner, event) = match class.provisioner.as_deref() {
+            // An assumed class: its provisioner is unknown, and assumed to work.
+            None => ("<unknown>".to_string(), None),
+            Some(p) if p.starts_with("kubernetes.io/") => {
+                if let Some(driver) = migrated_driver(p, version) {
+                    (
+                        driver.to_string(),
+                        Some(events::external_provisioning(driver)),
+                    )
+                } else {
+                    let error = match p {
+                        "kubernetes.io/host-path" => {
+                            "Failed to create provisioner: provisioning in volume plugin \"kubernetes.io/host-path\" is disabled".to_string()
+                        }
+                        "kubernetes.io/nfs" => "no provisionable volume plugin matched".to_string(),
+                        "kubernetes.io/local-volume" | "kubernetes.io/csi" if !version.at_least(31) => {
+                            "no provisionable volume plugin matched".to_string()
+                        }
+                        "kubernetes.io/rbd" if !version.at_least(31) => return self.provision(id, &class, p.to_string(), None),
+                        "kubernetes.io/glusterfs" if !version.at_least(26) => return self.provision(id, &class, p.to_string(), None),
+                        other => format!("no volume plugin matched name: {other}"),
+                    };
+                    return self.pend_claim(
+                        id,
+                        Pending::ProvisionerUnavailable {
+                            class: class_name,
+                            provisioner: p.to_string(),
+                            error,
+                        },
+                    );
+                }
+            }
+            Some("") => {
+                return self.pend_claim(
+                    id,
+                    Pending::ProvisionerUnavailable {
+                        class: class_name,
+                        provisioner: String::new(),
+                        error: "no volume plugin matched name: ".into(),
+                    },
+                )
+            }
+            Some(p) => (p.to_string(), Some(events::external_provisioning(p))),
+        };
+        self.provision(id, &class, provisioner, event)
+    }
+
+    fn pend_claim(&mut self, id: ClaimId, p: Pending) -> bool {
+        let e = self.pending_event(&p);
+        self.set_claim(id, ClaimState::Pending(p), e)
+    }
+
+    /// Creates the volume `pvc-<claim uid>` and binds it.
+    fn provision(
+        &mut self,
+        id: ClaimId,
+        class: &Class,
+        provisioner: String,
+        event: Option<Event>,
+    ) -> bool {
+        let version = self.options.kube_version;
+        let c = self.claim(id);
+        let name = format!("pvc-{}", c.uid);
+        if let Some(existing) = self.volume_named(&name) {
+            return self.bind(existing, id, BindHow::Provisioned { provisioner });
+        }
+        let in_tree = class.provisioner.as_deref().is_some_and(|p| {
+            p.starts_with("kubernetes.io/") && migrated_driver(p, version).is_none()
+        });
+        // The external-provisioner's finalizer (its HonorPVReclaimPolicy, on by default with
+        // the 1.31 generation) or kube-controller-manager's for in-tree provisioned volumes.
+        let mut finalizers = vec![kube::FINALIZER_PV_PROTECTION.to_string()];
+        if class.reclaim == ReclaimPolicy::Delete
+            && honor_reclaim_policy(version)
+            && class.provisioner.is_some()
+        {
+            finalizers.push(if in_tree {
+                kube::FINALIZER_PV_CONTROLLER.to_string()
+            } else {
+                kube::FINALIZER_EXTERNAL_PROVISIONER.to_string()
+            });
+        }
+        let source = if class.provisioner.is_none() {
+            crate::binding::SourceKind::Unknown
+        } else {
+            provisioned_source(&provisioner)
+        };
+        let uid = self.fresh_uid();
+        let c = self.claim(id);
+        let spec = VolumeSpec {
+            class: class.name.clone(),
+            capacity: c.spec.request.clone(),
+            modes: c.spec.modes,
+            volume_mode: c.spec.volume_mode,
+            labels: Default::default(),
+            attributes_class: c.spec.attributes_class.clone(),
+            deleting: false,
+            reclaim: class.reclaim,
+            source,
+            node_affinity: false,
+        };
+        let shown = if class.provisioner.is_none() {
+            format!(
+                "the provisioner of StorageClass {}",
+                self.class_display(class)
+            )
+        } else {
+            provisioner.clone()
+        };
+        let v = Volume {
+            name: name.clone(),
+            uid,
+            origin: Origin::Provisioned { claim: id },
+            spec,
+            claim_ref: None,
+            provisioned_by: Some(
+                class
+                    .provisioner
+                    .clone()
+                    .unwrap_or_else(|| provisioner.clone()),
+            ),
+            migrated_to: class
+                .provisioner
+                .as_deref()
+                .and_then(|p| migrated_driver(p, version))
+                .map(String::from),
+            bound_by_controller: true,
+            finalizers,
+            deleting: false,
+            backing: format!("the volume {shown} creates for it"),
+            host_path: None,
+            nfs_server_problem: None,
+            phase: VolumePhase::Available,
+            release: None,
+            storage: Storage::Provisioned {
+                provisioner: shown.clone(),
+            },
+            events: Vec::new(),
+            skipped_by_reserved_claim: None,
+            exists: true,
+        };
+        let vid = VolumeId(self.volumes.len() as u32);
+        self.volume_by_name.insert(name, vid);
+        self.volumes.push(v);
+        if let Some(e) = event {
+            let c = &mut self.claims[id.idx()];
+            if !c.events.contains(&e) {
+                c.events.push(e);
+            }
+        }
+        self.bind(vid, id, BindHow::Provisioned { provisioner: shown })
+    }
+}

@@ -1,0 +1,301 @@
+//! `reclaimVolume` (pv_controller.go) and what each plugin really does, per Kubernetes version:
+//! which in-tree plugins kube-controller-manager registers (cmd/kube-controller-manager/app/
+//! plugins.go: from 1.31 only host-path, nfs and portworx), `findDeletablePlugin`, the
+//! hostPath deleter (pkg/volume/hostpath: unanchored `/tmp/.+`, os.RemoveAll inside the
+//! controller-manager), the recyclers (nfs, hostPath), and the external provisioner for CSI.
+
+use super::state::*;
+use super::World;
+use crate::binding::SourceKind;
+use crate::kube::{self, ReclaimPolicy};
+use crate::options::KubeVersion;
+
+/// HonorPVReclaimPolicy: alpha 1.23 (off), beta 1.31 (on), GA 1.33.
+pub fn honor_reclaim_policy(v: KubeVersion) -> bool {
+    v.at_least(31)
+}
+
+/// What kube-controller-manager's PV controller can do with an in-tree plugin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Plugin {
+    /// Not registered in this version.
+    Missing,
+    /// Registered, can delete volumes.
+    Deletes,
+    /// Registered, cannot delete (nfs; local and csi up to 1.30).
+    NoDeleter,
+}
+
+/// The PV controller's plugin for a `kubernetes.io/<name>` plugin name.
+fn plugin_by_name(name: &str, v: KubeVersion) -> Plugin {
+    match name {
+        "kubernetes.io/host-path" => Plugin::Deletes,
+        "kubernetes.io/nfs" => Plugin::NoDeleter,
+        "kubernetes.io/local-volume" | "kubernetes.io/csi" if !v.at_least(31) => Plugin::NoDeleter,
+        "kubernetes.io/rbd" if !v.at_least(31) => Plugin::Deletes,
+        "kubernetes.io/glusterfs" if !v.at_least(26) => Plugin::Deletes,
+        _ => Plugin::Missing,
+    }
+}
+
+/// The PV controller's plugin for a volume source (`FindDeletablePluginBySpec`).
+fn plugin_by_spec(source: &SourceKind, v: KubeVersion) -> Plugin {
+    match source {
+        SourceKind::InTree(s) => match s.field {
+            "hostPath" => Plugin::Deletes,
+            "nfs" => Plugin::NoDeleter,
+            "local" if !v.at_least(31) => Plugin::NoDeleter,
+            "rbd" if !v.at_least(31) => Plugin::Deletes,
+            "glusterfs" if !v.at_least(26) => Plugin::Deletes,
+            _ => Plugin::Missing,
+        },
+        SourceKind::Csi { .. } if !v.at_least(31) => Plugin::NoDeleter,
+        _ => Plugin::Missing,
+    }
+}
+
+/// `IsMigrationEnabledForPlugin`: the CSI driver serving an in-tree provisioner name.
+pub fn migrated_driver(provisioner: &str, v: KubeVersion) -> Option<&'static str> {
+    Some(match provisioner {
+        "kubernetes.io/aws-ebs" => "ebs.csi.aws.com",
+        "kubernetes.io/gce-pd" => "pd.csi.storage.gke.io",
+        "kubernetes.io/azure-disk" => "disk.csi.azure.com",
+        "kubernetes.io/azure-file" => "file.csi.azure.com",
+        "kubernetes.io/cinder" => "cinder.csi.openstack.org",
+        "kubernetes.io/vsphere-volume" => "csi.vsphere.vmware.com",
+        // CSIMigrationPortworx: beta on from 1.31.
+        "kubernetes.io/portworx-volume" if v.at_least(31) => "pxd.portworx.com",
+        _ => return None,
+    })
+}
+
+/// The hostPath deleter's check: `regexp.MustCompile("/tmp/.+").MatchString(path)`, unanchored.
+pub fn host_path_deletable(path: &str) -> bool {
+    path.match_indices("/tmp/").any(|(i, _)| path.len() > i + 5)
+}
+
+/// The outcome of `doDeleteVolume` for a volume.
+enum Deletion {
+    /// kube-controller-manager deleted the storage (and the PV object).
+    Deleted(String),
+    /// Left Released for an external deleter.
+    External(String),
+    /// Failed: the VolumeFailedDelete message.
+    Failed(String),
+}
+
+/// What `reclaimVolume` does to a Released volume.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReclaimOutcome {
+    pub phase: VolumePhase,
+    pub storage: Storage,
+    pub event: Option<Event>,
+}
+
+/// `findDeletablePlugin` + `doDeleteVolume`.
+fn deletion(vol: &Volume, version: KubeVersion) -> Deletion {
+    let host_path = |path: &str| {
+        if host_path_deletable(path) {
+            Deletion::Deleted("kubernetes.io/host-path".into())
+        } else {
+            Deletion::Failed(format!(
+                "host_path deleter only supports /tmp/.+ but received provided {path}"
+            ))
+        }
+    };
+    if let Some(p) = vol.provisioned_by.as_deref().filter(|p| !p.is_empty()) {
+        if !p.starts_with("kubernetes.io/") {
+            return Deletion::External(p.to_string());
+        }
+        if let Some(d) = migrated_driver(p, version) {
+            return Deletion::External(d.to_string());
+        }
+        return match plugin_by_name(p, version) {
+            Plugin::Deletes if p == "kubernetes.io/host-path" => {
+                host_path(vol.host_path.as_deref().unwrap_or(""))
+            }
+            Plugin::Deletes => Deletion::Deleted(p.to_string()),
+            Plugin::NoDeleter => Deletion::Failed("no deletable volume plugin matched".into()),
+            Plugin::Missing => Deletion::Failed(format!("no volume plugin matched name: {p}")),
+        };
+    }
+    if honor_reclaim_policy(version) {
+        if let SourceKind::Csi { driver } = &vol.spec.source {
+            return Deletion::External(driver.clone());
+        }
+    }
+    let wrap = |e: &str| {
+        format!(
+            "error getting deleter volume plugin for volume \"{}\": {e}",
+            vol.name
+        )
+    };
+    match plugin_by_spec(&vol.spec.source, version) {
+        Plugin::Deletes if vol.spec.source.field() == "hostPath" => {
+            host_path(vol.host_path.as_deref().unwrap_or(""))
+        }
+        Plugin::Deletes => Deletion::Deleted(format!("kubernetes.io/{}", vol.spec.source.field())),
+        Plugin::NoDeleter => Deletion::Failed(wrap("no deletable volume plugin matched")),
+        Plugin::Missing => Deletion::Failed(wrap("no volume plugin matched")),
+    }
+}
+
+/// `reclaimVolume` for a Released volume, as a pure function of the volume and the version.
+pub fn reclaim_outcome(vol: &Volume, version: KubeVersion) -> ReclaimOutcome {
+    let released = |storage| ReclaimOutcome {
+        phase: VolumePhase::Released,
+        storage,
+        event: None,
+    };
+    let failed = |reason, message: String, storage| ReclaimOutcome {
+        phase: VolumePhase::Failed,
+        storage,
+        event: Some(Event::warning(reason, message)),
+    };
+    if let Some(driver) = &vol.migrated_to {
+        return released(if vol.spec.reclaim == ReclaimPolicy::Delete {
+            Storage::LeftToProvisioner {
+                provisioner: driver.clone(),
+            }
+        } else {
+            Storage::Kept
+        });
+    }
+    match vol.spec.reclaim {
+        ReclaimPolicy::Retain => released(Storage::Kept),
+        ReclaimPolicy::Recycle => {
+            let field = vol.spec.source.field();
+            if field != "nfs" && field != "hostPath" {
+                return failed(
+                    Reason::VolumeFailedRecycle,
+                    "No recycler plugin found for the volume!".into(),
+                    Storage::RecycleFailed {
+                        error: "no recycler plugin".into(),
+                    },
+                );
+            }
+            if let Some(problem) = &vol.nfs_server_problem {
+                let msg = format!(
+                    "Recycle failed: failed to recycle volume: the recycler pod cannot mount the NFS export ({problem})"
+                );
+                return failed(
+                    Reason::VolumeFailedRecycle,
+                    msg.clone(),
+                    Storage::RecycleFailed { error: msg },
+                );
+            }
+            ReclaimOutcome {
+                phase: VolumePhase::Available,
+                storage: Storage::Recycled,
+                event: Some(Event::normal(Reason::VolumeRecycled, "Volume recycled")),
+            }
+        }
+        ReclaimPolicy::Delete => {
+            if vol.deleting {
+                // The PV object was deleted before its claim. kube-controller-manager skips
+                // a volume being deleted unless HonorPVReclaimPolicy is on and its own
+                // finalizer holds it; the external provisioner deletes only while its
+                // finalizer holds the object. Without either the storage is left behind.
+                let honoured = match protecting_finalizer(&vol.finalizers) {
+                    Some(kube::FINALIZER_EXTERNAL_PROVISIONER) => true,
+                    Some(_) => honor_reclaim_policy(version),
+                    None => false,
+                };
+                if !honoured {
+                    return released(Storage::Leaked);
+                }
+            }
+            match deletion(vol, version) {
+                Deletion::Deleted(plugin) => released(Storage::Deleted { plugin }),
+                Deletion::External(p) => released(Storage::LeftToProvisioner { provisioner: p }),
+                Deletion::Failed(error) => failed(
+                    Reason::VolumeFailedDelete,
+                    error.clone(),
+                    Storage::DeleteFailed { error },
+                ),
+            }
+        }
+    }
+}
+
+impl World {
+    /// `reclaimVolume`: applies [`reclaim_outcome`] to a Released volume.
+    pub(crate) fn reclaim(&mut self, v: VolumeId) {
+        let o = reclaim_outcome(&self.volumes[v.idx()], self.options.kube_version);
+        let vol = &mut self.volumes[v.idx()];
+        let was = vol.phase;
+        vol.storage = o.storage;
+        if o.phase == VolumePhase::Available {
+            // Recycled: unbindVolume keeps a user's pre-binding by name.
+            if vol.bound_by_controller {
+                vol.claim_ref = None;
+                vol.bound_by_controller = false;
+            } else if let Some(cr) = vol.claim_ref.as_mut() {
+                cr.uid.clear();
+            }
+            vol.release = None;
+        }
+        vol.phase = o.phase;
+        // updateVolumePhaseWithEvent: events fire on the transition only.
+        if let Some(e) = o.event {
+            if was != o.phase || o.phase != VolumePhase::Failed {
+                self.push_volume_event(v, e);
+            }
+        }
+    }
+
+    /// What would happen to a volume's storage if it were released now (its claim deleted),
+    /// or deleted before its claim (`deleted_first`): the rules' what-if, with the same logic.
+    pub fn if_released(&self, v: VolumeId, deleted_first: bool) -> ReclaimOutcome {
+        let mut vol = self.volume(v).clone();
+        vol.deleting = deleted_first;
+        vol.phase = VolumePhase::Released;
+        reclaim_outcome(&vol, self.options.kube_version)
+    }
+}
+
+/// Finalizers that hold a PV object until its storage is dealt with.
+pub fn protecting_finalizer(finalizers: &[String]) -> Option<&str> {
+    finalizers
+        .iter()
+        .map(String::as_str)
+        .find(|f| *f == kube::FINALIZER_EXTERNAL_PROVISIONER || *f == kube::FINALIZER_PV_CONTROLLER)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// pkg/volume/hostpath/host_path_test.go TestDeleter / TestDeleterTempDir: the regexp
+    /// `/tmp/.+` is unanchored.
+    #[test]
+    fn host_path_regexp() {
+        for (path, ok) in [
+            ("/tmp", false),
+            ("/tmp/", false),
+            ("/nottmp", false),
+            ("/tmp/scratch", true),
+            ("/var/tmp/x", true),
+            ("/data/tmp/a", true),
+            ("/tmp/../etc", true),
+            ("/x/tmp/", false),
+            ("/kube", false),
+        ] {
+            assert_eq!(host_path_deletable(path), ok, "{path}");
+        }
+    }
+
+    #[test]
+    fn migration_names() {
+        let v = KubeVersion::new(1, 34);
+        assert_eq!(
+            migrated_driver("kubernetes.io/aws-ebs", v),
+            Some("ebs.csi.aws.com")
+        );
+        assert_eq!(migrated_driver("kubernetes.io/rbd", v), None);
+        assert_eq!(
+            migrated_driver("kubernetes.io/portworx-volume", KubeVersion::new(1, 30)),
+            None
+        );
+    }
+}

@@ -1,0 +1,463 @@
+//! What the simulated cluster holds: claims, volumes and classes, with typed states and the
+//! reasons behind them. Events are derived from those reasons in one place
+//! ([`Pending::event`], [`Lost::event`], ...), so no consumer ever parses event text.
+
+use serde::{Deserialize, Serialize};
+
+use crate::binding::class::{AdmissionError, Created, WrittenClass};
+use crate::binding::fit::Mismatch;
+use crate::binding::{ClaimSpec, VolumeSpec};
+use crate::kube::ReclaimPolicy;
+use crate::model::ObjId;
+
+/// A claim of the simulation. Ids survive deletes (a deleted claim keeps its slot).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClaimId(pub(crate) u32);
+
+/// A volume of the simulation. Ids survive deletes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VolumeId(pub(crate) u32);
+
+impl ClaimId {
+    pub(crate) fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl VolumeId {
+    pub(crate) fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Which of the two inputs an object comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The cluster's current state (`--cluster-state`, or a live cluster).
+    Cluster,
+    /// The manifests being applied.
+    Manifest,
+}
+
+/// Where a simulated object came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// An object of one of the inputs.
+    Object { side: Side, obj: ObjId },
+    /// The claim a StatefulSet creates from its `template`th volumeClaimTemplate for `ordinal`.
+    Template {
+        side: Side,
+        obj: ObjId,
+        template: usize,
+        ordinal: i64,
+    },
+    /// A volume dynamic provisioning created for a claim.
+    Provisioned { claim: ClaimId },
+}
+
+impl Origin {
+    /// The manifest object (PVC, PV or StatefulSet) it came from.
+    pub fn manifest_object(&self) -> Option<ObjId> {
+        match *self {
+            Origin::Object {
+                side: Side::Manifest,
+                obj,
+            }
+            | Origin::Template {
+                side: Side::Manifest,
+                obj,
+                ..
+            } => Some(obj),
+            _ => None,
+        }
+    }
+
+    pub fn side(&self) -> Option<Side> {
+        match *self {
+            Origin::Object { side, .. } | Origin::Template { side, .. } => Some(side),
+            Origin::Provisioned { .. } => None,
+        }
+    }
+}
+
+/// `namespace/name`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClaimKey {
+    pub namespace: String,
+    pub name: String,
+}
+
+impl std::fmt::Display for ClaimKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.namespace, self.name)
+    }
+}
+
+/// A volume's spec.claimRef.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimRef {
+    pub key: ClaimKey,
+    /// "" when the volume is pre-bound by name only.
+    pub uid: String,
+}
+
+/// Event type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EventType {
+    Normal,
+    Warning,
+}
+
+/// The event reasons the controllers emit that pvlint predicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Reason {
+    FailedBinding,
+    VolumeMismatch,
+    ProvisioningFailed,
+    ExternalProvisioning,
+    ProvisioningSucceeded,
+    WaitForFirstConsumer,
+    ClaimLost,
+    ClaimMisbound,
+    VolumeFailedDelete,
+    VolumeFailedRecycle,
+    VolumeRecycled,
+    VolumeUnknownReclaimPolicy,
+}
+
+/// A Kubernetes event: type, reason and message as the controller writes them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    #[serde(rename = "type")]
+    pub kind: EventType,
+    pub reason: Reason,
+    pub message: String,
+}
+
+impl Event {
+    pub(crate) fn normal(reason: Reason, message: impl Into<String>) -> Event {
+        Event {
+            kind: EventType::Normal,
+            reason,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn warning(reason: Reason, message: impl Into<String>) -> Event {
+        Event {
+            kind: EventType::Warning,
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+/// Something pvlint assumed about a cluster it cannot see. Every finding that rests on one
+/// says so.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Assumption {
+    /// The cluster has a default StorageClass (almost every cluster does); its name, provisioner
+    /// and binding mode are unknown.
+    DefaultClassExists,
+    /// A StorageClass the input names but does not define exists and provisions volumes.
+    ClassExists(String),
+    /// A class name the input's static volumes use has no StorageClass object (a label only).
+    StaticClassOnly(String),
+}
+
+/// How a StorageClass is known to pvlint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClassKnowledge {
+    /// A StorageClass object of the input or the cluster state.
+    Defined(Side, ObjId),
+    /// Given by `--default-class NAME`.
+    Named,
+    /// Assumed (see [`Assumption`]).
+    Assumed(Assumption),
+}
+
+/// A StorageClass the simulation knows (defined or assumed).
+#[derive(Debug, Clone)]
+pub struct Class {
+    pub name: String,
+    /// None when unknown (an assumed class).
+    pub provisioner: Option<String>,
+    pub reclaim: ReclaimPolicy,
+    pub wait_for_first_consumer: bool,
+    pub is_default: bool,
+    pub created: Created,
+    pub knowledge: ClassKnowledge,
+}
+
+impl Class {
+    pub fn assumption(&self) -> Option<&Assumption> {
+        match &self.knowledge {
+            ClassKnowledge::Assumed(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// How a claim got its class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClassSource {
+    /// Written in the manifest (possibly "").
+    Written,
+    /// Unset, and the DefaultStorageClass admission plugin set it on create.
+    Admission,
+    /// Unset, no volume matched, and the controller assigned the default (RetroactiveDefaultStorageClass).
+    Retroactive,
+    /// Unset and still unset: no default class.
+    None,
+}
+
+/// Why a claim is Pending.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pending {
+    /// Not synced yet.
+    New,
+    /// Delayed binding (WaitForFirstConsumer) and no pod in the input uses the claim.
+    WaitForFirstConsumer { class: String },
+    /// No volume matches and the claim has no class ("" or unset without a default).
+    NoMatchNoClass,
+    /// No volume matches and its class does not exist.
+    ClassNotFound {
+        class: String,
+        /// Set when pvlint only assumes the class is missing.
+        assumption: Option<Assumption>,
+    },
+    /// No volume matches and the class's provisioner is an in-tree name kube-controller-manager
+    /// does not serve (including `kubernetes.io/no-provisioner`).
+    ProvisionerUnavailable {
+        class: String,
+        provisioner: String,
+        /// The error in the ProvisioningFailed event.
+        error: String,
+    },
+    /// A volumeAttributesClassName on a claim while the VolumeAttributesClass gate is off:
+    /// matching fails with an error, and no event is emitted.
+    AttributesClassUnsupported,
+    /// It names a volume that does not exist (no event; it waits).
+    VolumeMissing { volume: String },
+    /// It names a volume that fails checkVolumeSatisfyClaim.
+    VolumeMismatch {
+        volume: VolumeId,
+        mismatches: Vec<Mismatch>,
+    },
+    /// It names a volume whose claimRef names another claim (or this one with another UID).
+    VolumeTaken {
+        volume: VolumeId,
+        holder: ClaimRef,
+        /// The holder is this claim's name with another UID: a copied claimRef.uid.
+        stale_uid: bool,
+    },
+}
+
+/// How a claim came to be Bound.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BindHow {
+    /// FindMatchingVolume's smallest match (equal alternatives in `tied`).
+    BestMatch { tied: Vec<VolumeId> },
+    /// The volume's claimRef names the claim: returned at once; class, phase and selector are
+    /// not checked (`unchecked` lists those that fail).
+    ReservedByClaimRef { unchecked: Vec<Mismatch> },
+    /// The claim's volumeName names the volume, which passed checkVolumeSatisfyClaim.
+    NamedVolume,
+    /// Both name each other: bound without any check (`unchecked` lists those that fail).
+    NamedEachOther { unchecked: Vec<Mismatch> },
+    /// A volume dynamic provisioning created for it.
+    Provisioned { provisioner: String },
+    /// A bound claim whose volume's claimRef carries its UID (live state).
+    AlreadyBound,
+    /// A bound claim whose volume has no claimRef: bound again without checks.
+    Rebound,
+}
+
+/// Why a claim is Lost.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lost {
+    /// bind-completed but no spec.volumeName.
+    NoVolumeName,
+    /// bind-completed and its volume does not exist.
+    VolumeMissing { volume: String },
+    /// bind-completed and its volume's claimRef has another (or no) UID, or names another claim.
+    Misbound {
+        volume: VolumeId,
+        claim_ref: ClaimRef,
+    },
+}
+
+/// A claim's state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClaimState {
+    Pending(Pending),
+    Bound {
+        volume: VolumeId,
+        how: BindHow,
+    },
+    Lost(Lost),
+    /// The API server refused to create it (admission).
+    Rejected(AdmissionError),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClaimPhase {
+    Pending,
+    Bound,
+    Lost,
+    /// Never created: admission refused it.
+    Rejected,
+}
+
+impl ClaimState {
+    pub fn phase(&self) -> ClaimPhase {
+        match self {
+            ClaimState::Pending(_) => ClaimPhase::Pending,
+            ClaimState::Bound { .. } => ClaimPhase::Bound,
+            ClaimState::Lost(_) => ClaimPhase::Lost,
+            ClaimState::Rejected(_) => ClaimPhase::Rejected,
+        }
+    }
+}
+
+/// The claim races another for a volume: which one gets it depends on the order the
+/// controller sees them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Race {
+    /// The volume both could take.
+    pub volume: VolumeId,
+    /// The claim that got it in this simulation.
+    pub winner: ClaimId,
+}
+
+/// The StatefulSet and volumeClaimTemplate a claim is created from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateOf {
+    pub statefulset: String,
+    pub template: String,
+    pub ordinal: i64,
+}
+
+/// A simulated PersistentVolumeClaim.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    pub key: ClaimKey,
+    pub uid: String,
+    pub origin: Origin,
+    pub template_of: Option<TemplateOf>,
+    pub spec: ClaimSpec,
+    pub written_class: WrittenClass,
+    /// The class after admission and retroactive defaulting (None = unset, compared as "").
+    pub class: Option<String>,
+    pub class_source: ClassSource,
+    pub volume_name: Option<String>,
+    pub bind_completed: bool,
+    /// volume.kubernetes.io/selected-node is set: delayed binding provisions at once.
+    pub selected_node: bool,
+    /// A pod of the input (or the cluster) uses it: delayed binding goes ahead.
+    pub has_consumer: bool,
+    pub state: ClaimState,
+    pub events: Vec<Event>,
+    pub race: Option<Race>,
+    pub(crate) exists: bool,
+}
+
+impl Claim {
+    /// The class the controller compares ("" when unset).
+    pub fn class_name(&self) -> &str {
+        self.class.as_deref().unwrap_or("")
+    }
+
+    pub fn phase(&self) -> ClaimPhase {
+        self.state.phase()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VolumePhase {
+    Available,
+    Bound,
+    Released,
+    Failed,
+}
+
+/// Why a volume was Released.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Release {
+    /// Its claimRef names a claim that does not exist.
+    ClaimMissing,
+    /// Its claimRef's UID is not the UID of the claim with that name (a copied claimRef.uid,
+    /// or the claim was recreated).
+    UidMismatch,
+    /// It was dynamically provisioned, has Delete, and its claim is bound to another volume.
+    ClaimBoundElsewhere { other: String },
+}
+
+/// What happens to the storage behind a volume.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Storage {
+    Kept,
+    /// Created by dynamic provisioning.
+    Provisioned {
+        provisioner: String,
+    },
+    /// Deleted by kube-controller-manager's in-tree deleter (which also deletes the PV object).
+    Deleted {
+        plugin: String,
+    },
+    /// Left Released for the external provisioner (CSI), which deletes it.
+    LeftToProvisioner {
+        provisioner: String,
+    },
+    /// Wiped by a recycler pod and offered again.
+    Recycled,
+    /// Deletion failed: the volume is Failed and the storage stays.
+    DeleteFailed {
+        error: String,
+    },
+    /// Recycling failed: the volume is Failed and the storage stays.
+    RecycleFailed {
+        error: String,
+    },
+    /// The PV object is gone but nothing deleted the storage (a PV deleted before its claim
+    /// without the finalizer that honours the Delete policy).
+    Leaked,
+}
+
+impl Storage {
+    /// The storage is (or will be) deleted.
+    pub fn is_deleted(&self) -> bool {
+        matches!(
+            self,
+            Storage::Deleted { .. } | Storage::LeftToProvisioner { .. }
+        )
+    }
+}
+
+/// A simulated PersistentVolume.
+#[derive(Debug, Clone)]
+pub struct Volume {
+    pub name: String,
+    pub uid: String,
+    pub origin: Origin,
+    pub spec: VolumeSpec,
+    pub claim_ref: Option<ClaimRef>,
+    pub provisioned_by: Option<String>,
+    /// pv.kubernetes.io/migrated-to: reclaim is left to the CSI driver.
+    pub migrated_to: Option<String>,
+    pub bound_by_controller: bool,
+    pub finalizers: Vec<String>,
+    /// `kubectl delete` was called: the object stays while a finalizer holds it.
+    pub deleting: bool,
+    /// What the storage is ("the NFS export 10.0.0.1:/data").
+    pub backing: String,
+    pub host_path: Option<String>,
+    pub nfs_server_problem: Option<String>,
+    pub phase: VolumePhase,
+    pub release: Option<Release>,
+    pub storage: Storage,
+    pub events: Vec<Event>,
+    /// Its claimRef names a claim that skips it: FindMatchingVolume's checks fail for that claim.
+    pub skipped_by_reserved_claim: Option<(ClaimId, Vec<Mismatch>)>,
+    pub(crate) exists: bool,
+}

@@ -1,0 +1,175 @@
+//! `syncClaim` (pv_controller.go): claims without pv.kubernetes.io/bind-completed go through
+//! `syncUnboundClaim` (with or without spec.volumeName), the others through `syncBoundClaim`.
+
+use super::state::*;
+use super::World;
+use crate::binding::fit;
+
+impl World {
+    pub(crate) fn sync_claim(&mut self, id: ClaimId) -> bool {
+        if self.claim(id).bind_completed {
+            self.sync_bound_claim(id)
+        } else if let Some(vol) = self.claim(id).volume_name.clone() {
+            self.sync_prebound_claim(id, &vol)
+        } else {
+            self.sync_unbound_claim(id)
+        }
+    }
+
+    /// `syncBoundClaim`.
+    fn sync_bound_claim(&mut self, id: ClaimId) -> bool {
+        let Some(name) = self.claim(id).volume_name.clone() else {
+            return self.lose(id, Lost::NoVolumeName);
+        };
+        let Some(v) = self.volume_named(&name) else {
+            return self.lose(id, Lost::VolumeMissing { volume: name });
+        };
+        match self.volume(v).claim_ref.clone() {
+            None => self.bind(v, id, BindHow::Rebound),
+            Some(cr) if cr.uid == self.claim(id).uid => {
+                let how = match &self.claim(id).state {
+                    ClaimState::Bound { how, .. } => how.clone(),
+                    _ => BindHow::AlreadyBound,
+                };
+                let changed = self.set_volume_phase(v, VolumePhase::Bound);
+                changed | self.set_claim(id, ClaimState::Bound { volume: v, how }, None)
+            }
+            Some(claim_ref) => self.lose(
+                id,
+                Lost::Misbound {
+                    volume: v,
+                    claim_ref,
+                },
+            ),
+        }
+    }
+
+    fn lose(&mut self, id: ClaimId, lost: Lost) -> bool {
+        let e = self.lost_event(&lost);
+        self.set_claim(id, ClaimState::Lost(lost), Some(e))
+    }
+
+    fn pend(&mut self, id: ClaimId, p: Pending) -> bool {
+        let e = self.pending_event(&p);
+        self.set_claim(id, ClaimState::Pending(p), e)
+    }
+
+    /// `syncUnboundClaim` with spec.volumeName set.
+    fn sync_prebound_claim(&mut self, id: ClaimId, vol: &str) -> bool {
+        let Some(v) = self.volume_named(vol) else {
+            return self.pend(
+                id,
+                Pending::VolumeMissing {
+                    volume: vol.to_string(),
+                },
+            );
+        };
+        let c = self.claim(id);
+        let checks = || {
+            fit::check_volume_satisfy_claim(
+                &self.volume(v).spec,
+                &c.spec,
+                c.class_name(),
+                self.options.kube_version,
+            )
+        };
+        match self.volume(v).claim_ref.clone() {
+            None => {
+                let mismatches = checks();
+                if mismatches.is_empty() {
+                    self.bind(v, id, BindHow::NamedVolume)
+                } else {
+                    self.pend(
+                        id,
+                        Pending::VolumeMismatch {
+                            volume: v,
+                            mismatches,
+                        },
+                    )
+                }
+            }
+            Some(cr) if cr.key == c.key && (cr.uid.is_empty() || cr.uid == c.uid) => {
+                let unchecked = checks();
+                self.bind(v, id, BindHow::NamedEachOther { unchecked })
+            }
+            Some(holder) => {
+                let stale_uid = holder.key == c.key;
+                self.pend(
+                    id,
+                    Pending::VolumeTaken {
+                        volume: v,
+                        holder,
+                        stale_uid,
+                    },
+                )
+            }
+        }
+    }
+
+    /// `syncUnboundClaim` without spec.volumeName.
+    fn sync_unbound_claim(&mut self, id: ClaimId) -> bool {
+        if self.claim_vac_unsupported(id) {
+            return self.pend(id, Pending::AttributesClassUnsupported);
+        }
+        let class_name = self.claim(id).class_name().to_string();
+        // IsDelayBindingMode: a class that exists and binds on first consumer.
+        let delay = !class_name.is_empty()
+            && self
+                .class(&class_name)
+                .is_some_and(|c| c.wait_for_first_consumer);
+        let c = self.claim(id);
+        // A pod using the claim makes the scheduler choose a node and bind (or provision).
+        let node_chosen = c.has_consumer || c.selected_node;
+        if let Some(found) = self.find_best_match(id, delay && !node_chosen) {
+            return self.bind(found.volume, id, found.how);
+        }
+        if self.claim(id).class.is_none()
+            && !self.claim(id).written_class.has_class()
+            && self.retroactive_default_enabled()
+        {
+            if let Ok(Some(d)) = self.default_class() {
+                let c = &mut self.claims[id.idx()];
+                c.class = Some(d);
+                c.class_source = ClassSource::Retroactive;
+                return true;
+            }
+        }
+        if delay && !node_chosen {
+            return self.pend(id, Pending::WaitForFirstConsumer { class: class_name });
+        }
+        if class_name.is_empty() {
+            return self.pend(id, Pending::NoMatchNoClass);
+        }
+        self.provision_claim(id)
+    }
+
+    /// `bind`: the volume's claimRef (with the claim's UID), phase Bound; the claim's
+    /// volumeName, bind-completed, phase Bound.
+    pub(crate) fn bind(&mut self, v: VolumeId, id: ClaimId, how: BindHow) -> bool {
+        let (key, uid) = {
+            let c = self.claim(id);
+            (c.key.clone(), c.uid.clone())
+        };
+        let vol = &mut self.volumes[v.idx()];
+        let prebound = vol
+            .claim_ref
+            .as_ref()
+            .is_some_and(|cr| cr.key == key && (cr.uid.is_empty() || cr.uid == uid));
+        if !prebound {
+            vol.bound_by_controller = true;
+        }
+        vol.claim_ref = Some(ClaimRef { key, uid });
+        vol.phase = VolumePhase::Bound;
+        vol.skipped_by_reserved_claim = None;
+        self.index_take(v);
+        let name = self.volume(v).name.clone();
+        let c = &mut self.claims[id.idx()];
+        let changed = !matches!(c.state, ClaimState::Bound { volume, .. } if volume == v)
+            || c.volume_name.as_deref() != Some(&name)
+            || !c.bind_completed;
+        c.volume_name = Some(name);
+        c.bind_completed = true;
+        c.state = ClaimState::Bound { volume: v, how };
+        changed
+    }
+}

@@ -1,0 +1,130 @@
+//! Shared by the fixture, example and consistency tests: the test inputs and the options
+//! each declares in its header.
+//!
+//! A fixture states its options in a comment line, in the CLI's own words:
+//! `# pvlint: --kube-version 1.23 --complete --default-class standard --no-default-class`
+//! and `--cluster-state FILE` (relative to the fixture). `X.cluster.yaml` next to `X.yaml` is
+//! its cluster state too.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use pvlint_core::{Options, Request, Source};
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+pub fn fixtures_dir() -> PathBuf {
+    root().join("lint-core/tests/fixtures")
+}
+
+/// A test input: its sources, cluster state and options.
+pub struct Case {
+    pub name: String,
+    pub request: Request,
+}
+
+fn is_input(p: &Path) -> bool {
+    let n = p.file_name().unwrap().to_string_lossy();
+    (n.ends_with(".yaml") || n.ends_with(".json")) && !n.ends_with(".cluster.yaml")
+}
+
+/// The `# pvlint:` header of a fixture, as options and a cluster-state path.
+pub fn header(text: &str) -> Result<(Options, Option<String>), String> {
+    let mut options = Options::default();
+    let mut cluster = None;
+    for line in text
+        .lines()
+        .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+    {
+        let Some(rest) = line.strip_prefix("# pvlint:") else {
+            continue;
+        };
+        let mut words = rest.split_whitespace();
+        while let Some(w) = words.next() {
+            let mut value = || words.next().ok_or(format!("{w} needs a value"));
+            match w {
+                "--kube-version" => options.kube_version = value()?.parse()?,
+                "--complete" => options.complete = true,
+                "--default-class" => options.default_class = Some(value()?.to_string()),
+                "--no-default-class" => options.default_class = Some(String::new()),
+                "--cluster-state" => cluster = Some(value()?.to_string()),
+                other => return Err(format!("unknown fixture option {other}")),
+            }
+        }
+    }
+    Ok((options, cluster))
+}
+
+/// A fixture or example file as a case, named by its path from the repository root.
+pub fn case(path: &Path) -> Case {
+    let rel = path
+        .strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    let rel = rel
+        .trim_start_matches("lint-core/tests/fixtures/")
+        .to_string();
+    let text = fs::read_to_string(path).unwrap();
+    let (options, cluster_file) = header(&text).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let mut cluster = Vec::new();
+    let sibling = path.with_extension("cluster.yaml");
+    if let Some(c) = cluster_file
+        .map(|c| path.parent().unwrap().join(c))
+        .or(sibling.exists().then_some(sibling))
+    {
+        let name = c.strip_prefix(root()).unwrap_or(&c).display().to_string();
+        cluster.push(Source::new(
+            name.trim_start_matches("lint-core/tests/fixtures/"),
+            fs::read_to_string(&c).unwrap(),
+        ));
+    }
+    Case {
+        name: rel.clone(),
+        request: Request {
+            sources: vec![Source::new(rel, text)],
+            cluster,
+            options,
+            ..Request::default()
+        },
+    }
+}
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && is_input(p))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Fixture files of a rule whose names start with `prefix` (`bad`, `good`).
+pub fn fixtures(rule: &str, prefix: &str) -> Vec<PathBuf> {
+    files_in(&fixtures_dir().join(rule))
+        .into_iter()
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .collect()
+}
+
+/// Every fixture and every example.
+pub fn all_inputs() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for base in [fixtures_dir(), root().join("examples")] {
+        let mut dirs: Vec<PathBuf> = fs::read_dir(&base)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        for d in dirs {
+            out.extend(files_in(&d));
+        }
+    }
+    out
+}
