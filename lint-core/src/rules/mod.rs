@@ -37,6 +37,7 @@ mod invalid_nfs_server;
 mod multiple_default_storage_classes;
 mod parse_error;
 mod prebound_volume_mismatch;
+mod provisioner_not_served;
 mod recycle_policy_deprecated;
 mod rwo_rolling_surge;
 mod rwo_shared_by_replicas;
@@ -67,6 +68,7 @@ pub static ALL: &[&Rule] = &[
     &multiple_default_storage_classes::RULE,
     &parse_error::RULE,
     &prebound_volume_mismatch::RULE,
+    &provisioner_not_served::RULE,
     &recycle_policy_deprecated::RULE,
     &rwo_rolling_surge::RULE,
     &rwo_shared_by_replicas::RULE,
