@@ -20,7 +20,6 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::OnceLock;
 
 use sha2::{Digest, Sha256};
 use wasmtime::{
@@ -133,16 +132,7 @@ pub struct WasmCore {
     linker: Linker<()>,
 }
 
-static CORE: OnceLock<Result<WasmCore, String>> = OnceLock::new();
-
 impl WasmCore {
-    /// The process-wide module found by [`locate`] without a flag, loaded through the cache.
-    pub fn get() -> Result<&'static WasmCore, String> {
-        CORE.get_or_init(|| WasmCore::open(&locate(None)?))
-            .as_ref()
-            .map_err(Clone::clone)
-    }
-
     /// Loads the module at `path`, through the cache in [`cache_dir`].
     pub fn open(path: &Path) -> Result<WasmCore, String> {
         let bytes = fs::read(path)
