@@ -48,7 +48,12 @@ fn tempdir(name: &str) -> PathBuf {
 
 /// The binary, with the module named by the environment and the shared cache.
 fn pvlint() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_pvlint"));
+    command(Path::new(env!("CARGO_BIN_EXE_pvlint")))
+}
+
+/// `program` (a pvlint), run as [`pvlint`] runs it.
+fn command(program: &Path) -> Command {
+    let mut c = Command::new(program);
     c.current_dir(repo());
     for var in engine::MODULE_ENV
         .iter()
@@ -454,4 +459,32 @@ fn load_reports_where_the_machine_code_came_from() {
 
 fn wasmtime_engine() -> wasmtime::Engine {
     wasmtime::Engine::new(&engine::config()).unwrap()
+}
+
+#[test]
+fn a_module_beside_the_executable_comes_before_the_workspace_build() {
+    let dir = tempdir("beside");
+    let exe = dir.join("pvlint");
+    // A hard link keeps the path the binary is run by (a symlink would resolve to the original).
+    fs::hard_link(env!("CARGO_BIN_EXE_pvlint"), &exe)
+        .or_else(|_| fs::copy(env!("CARGO_BIN_EXE_pvlint"), &exe).map(|_| ()))
+        .unwrap();
+    let run = || {
+        command(&exe)
+            .env_remove("PVLINT_WASM_MODULE")
+            .args(["lint", "--engine", "wasm", BAD])
+            .output()
+            .unwrap()
+    };
+    // Not a module: it is the one taken, and the failure says so.
+    fs::write(dir.join(engine::MODULE_FILE), b"not wasm").unwrap();
+    let o = run();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("cannot compile the WASI module"),
+        "{}",
+        text(&o.stderr)
+    );
+    fs::copy(module(), dir.join(engine::MODULE_FILE)).unwrap();
+    assert_eq!(run().status.code(), Some(1));
 }
