@@ -303,20 +303,30 @@ fn prune(dir: &Path, keep: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
-    let mut old: Vec<(std::time::SystemTime, PathBuf)> = entries
-        .flatten()
-        .filter(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            n.starts_with("pvlint_wasm-") && n.ends_with(".cwasm")
-        })
-        .map(|e| e.path())
-        .filter(|p| p != keep)
-        .filter_map(|p| Some((fs::metadata(&p).ok()?.modified().ok()?, p)))
-        .collect();
+    let now = std::time::SystemTime::now();
+    let mut old = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        let Some(modified) = entry.metadata().ok().and_then(|m| m.modified().ok()) else {
+            continue;
+        };
+        if name.starts_with("pvlint_wasm-") && name.ends_with(".cwasm") && path != keep {
+            old.push((modified, path));
+        } else if name.starts_with(".pvlint_wasm-")
+            && name.ends_with(".tmp")
+            && now
+                .duration_since(modified)
+                .is_ok_and(|age| age.as_secs() > 3600)
+        {
+            // Left by a pvlint that died while writing.
+            let _ = fs::remove_file(path);
+        }
+    }
     old.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
-    for (_, p) in old.into_iter().skip(KEEP) {
+    for (_, path) in old.into_iter().skip(KEEP) {
         // Unlinking a file another pvlint has mapped is safe: its mapping keeps the inode.
-        let _ = fs::remove_file(p);
+        let _ = fs::remove_file(path);
     }
 }
 

@@ -441,8 +441,39 @@ fn the_cache_defaults_to_xdg_then_home() {
 fn load_reports_where_the_machine_code_came_from() {
     let bytes = fs::read(module()).unwrap();
     let dir = tempdir("load");
+    // Entries of other module builds, i hours old, and temporary files of writers that died.
+    let hours_ago = |name: &str, i: u64| {
+        let f = fs::File::create(dir.join(name)).unwrap();
+        let t = std::time::SystemTime::now() - std::time::Duration::from_secs(3600 * i);
+        f.set_modified(t).unwrap();
+    };
+    for i in 1..=6 {
+        hours_ago(&format!("pvlint_wasm-old{i}.cwasm"), i);
+    }
+    hours_ago(".pvlint_wasm-old.cwasm.1-0.tmp", 2);
+    hours_ago(".pvlint_wasm-new.cwasm.2-0.tmp", 0);
+    hours_ago("unrelated.cwasm", 9);
     let (_, how) = WasmCore::load(&bytes, Some(&dir)).unwrap();
     assert_eq!(how, Loaded::Stored);
+    let mut left: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    let new = engine::cache_file_name(&wasmtime_engine(), &bytes);
+    assert_eq!(
+        left,
+        [
+            ".pvlint_wasm-new.cwasm.2-0.tmp",
+            &new,
+            "pvlint_wasm-old1.cwasm",
+            "pvlint_wasm-old2.cwasm",
+            "pvlint_wasm-old3.cwasm",
+            "pvlint_wasm-old4.cwasm",
+            "unrelated.cwasm",
+        ],
+        "the four newest other entries are kept"
+    );
     let (core, how) = WasmCore::load(&bytes, Some(&dir)).unwrap();
     assert_eq!(how, Loaded::Cached);
     let answer = core.call("pvlint_lint", "{\"sources\": []}").unwrap();
