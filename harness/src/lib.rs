@@ -1,5 +1,6 @@
-//! The `pvlint` command's adapters, usable from tests and benchmarks: reading inputs, and the
-//! WASI engine that runs the lint core as WebAssembly under wasmtime.
+//! The `pvlint` command's adapters, usable from tests and benchmarks: reading inputs, exit statuses,
+//! and the WASI engine that runs the lint core as WebAssembly under wasmtime.
 
 pub mod engine;
+pub mod exit;
 pub mod inputs;
