@@ -3,3 +3,4 @@
 
 pub mod engine;
 pub mod inputs;
+pub mod migrate_cmd;

@@ -32,6 +32,11 @@ enum Command {
     /// Predict what the PV controller does with the manifests: every claim's and volume's
     /// final phase, the events, and what happens to the storage.
     Simulate(SimulateArgs),
+    /// Make exported volumes and claims (`kubectl get pv,pvc -o yaml`) safe to apply to
+    /// another cluster: strips server-populated fields and the source cluster's binding
+    /// identity, keeps each volume pre-bound to its claim by name, sets Retain. Writes one
+    /// document per object (stdout or --out DIR) and says what it changed on stderr.
+    Migrate(MigrateArgs),
     /// Show a rule's documentation.
     Explain {
         /// Rule id, e.g. stale-claim-ref-uid.
@@ -73,6 +78,31 @@ struct SimulateArgs {
     /// Run the lint core natively or as the WASI module under wasmtime.
     #[arg(long, value_enum, default_value_t = EngineKind::Native)]
     engine: EngineKind,
+}
+
+#[derive(clap::Args)]
+struct MigrateArgs {
+    /// Files, directories or - (stdin).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<String>,
+    /// Write one file per object into DIR (created if missing) instead of stdout.
+    #[arg(long, value_name = "DIR")]
+    out: Option<std::path::PathBuf>,
+    /// Print what changed and why, per object, on stdout (the YAML goes only to --out).
+    #[arg(long)]
+    explain: bool,
+    /// Print the migration as JSON (schema pvlint-migrate/v1) instead of YAML.
+    #[arg(long)]
+    json: bool,
+    /// Keep each volume's persistentVolumeReclaimPolicy (default: set Retain).
+    #[arg(long)]
+    keep_reclaim_policy: bool,
+    /// Rename a StorageClass in claims and volumes (repeatable).
+    #[arg(long, value_name = "OLD=NEW")]
+    map_class: Vec<String>,
+    /// Rename a namespace, in claims and in volumes' claimRefs (repeatable).
+    #[arg(long, value_name = "OLD=NEW")]
+    map_namespace: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -147,6 +177,15 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Lint(args) => lint(args),
         Command::Simulate(args) => simulate(args),
+        Command::Migrate(a) => pvlint::migrate_cmd::run(pvlint::migrate_cmd::Args {
+            paths: a.paths,
+            out: a.out,
+            explain: a.explain,
+            json: a.json,
+            keep_reclaim_policy: a.keep_reclaim_policy,
+            map_class: a.map_class,
+            map_namespace: a.map_namespace,
+        }),
         Command::Rules { format } => {
             let out = match format {
                 RulesFormat::Table => render::rules_table(),

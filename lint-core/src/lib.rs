@@ -17,6 +17,7 @@ pub(crate) mod binding;
 pub mod finding;
 pub(crate) mod index;
 pub(crate) mod kube;
+pub mod migrate;
 pub(crate) mod model;
 pub(crate) mod node;
 pub mod options;
