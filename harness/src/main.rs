@@ -232,6 +232,7 @@ impl ClusterArgs {
         Options {
             kube_version: self.kube_version.unwrap_or(KubeVersion::DEFAULT),
             complete,
+            rules: Default::default(),
             default_class: if self.no_default_class {
                 Some(String::new())
             } else {

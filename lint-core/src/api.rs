@@ -123,7 +123,10 @@ impl Request {
 
     /// Parses a JSON request; the error says what is wrong.
     pub fn from_json(json: &str) -> Result<Request, String> {
-        serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))
+        let r: Request =
+            serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))?;
+        r.options.validate()?;
+        Ok(r)
     }
 }
 

@@ -27,6 +27,7 @@ pub mod rules;
 pub(crate) mod schema;
 pub(crate) mod sim;
 pub mod source;
+mod suppress;
 pub(crate) mod yaml;
 
 use std::collections::HashSet;
@@ -38,7 +39,7 @@ pub use finding::{
     Applicability, Consequence, Edit, EventText, Finding, Location, ObjectRef, Phase, Related,
     Severity, StorageFate, Suggestion,
 };
-pub use options::{KubeVersion, Options};
+pub use options::{KubeVersion, Options, RuleLevel};
 pub use rules::{Docs, Family, Rule};
 pub use schema::suggest as did_you_mean;
 pub use sim::report::{ClaimOutcome, Located, OriginOut, Step, StorageOut, VolumeOutcome};
@@ -58,6 +59,13 @@ pub struct Summary {
     pub sources: usize,
     pub documents: usize,
     pub objects: usize,
+    /// Findings a `pvlint.io/ignore` annotation suppressed (not counted above).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub suppressed: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The result of one lint run.
@@ -68,6 +76,9 @@ pub struct Report {
     pub version: String,
     pub options: Options,
     pub findings: Vec<Finding>,
+    /// Findings a `pvlint.io/ignore` annotation suppressed, in the same form.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suppressed: Vec<Finding>,
     pub summary: Summary,
 }
 
@@ -97,6 +108,7 @@ pub fn rules() -> &'static [&'static Rule] {
 #[derive(Default)]
 struct Run {
     findings: Vec<Finding>,
+    suppressed: Vec<Finding>,
     documents: usize,
     objects: usize,
 }
@@ -110,6 +122,7 @@ pub(crate) fn lint_request(req: &Request) -> Report {
             let ix = index::Index::build_one(&req.sources, id);
             let run = run_rules(&req.sources, &ix, &cluster, cluster_given, &req.options);
             all.findings.extend(run.findings);
+            all.suppressed.extend(run.suppressed);
             all.documents += run.documents;
             all.objects += run.objects;
         }
@@ -126,12 +139,14 @@ pub(crate) fn lint_request(req: &Request) -> Report {
         sources: req.sources.len(),
         documents: all.documents,
         objects: all.objects,
+        suppressed: all.suppressed.len(),
     };
     Report {
         schema: SCHEMA.to_string(),
         version: VERSION.to_string(),
         options: req.options.clone(),
         findings: all.findings,
+        suppressed: all.suppressed,
         summary,
     }
 }
@@ -154,6 +169,9 @@ fn run_rules(
     };
     let mut findings = Vec::new();
     for rule in rules::ALL {
+        if options.rules.get(rule.id) == Some(&options::RuleLevel::Off) {
+            continue;
+        }
         let mut sink = rules::Sink {
             rule,
             out: &mut findings,
@@ -174,8 +192,15 @@ fn run_rules(
         Some((key, sim::Role::Consequence)) => !causes.contains(key) && seen.insert(key.clone()),
         _ => true,
     });
+    for f in &mut findings {
+        if let Some(sev) = options.rules.get(&f.rule).and_then(|l| l.severity()) {
+            f.severity = sev;
+        }
+    }
+    let (findings, suppressed) = suppress::split(ix, findings);
     Run {
         findings,
+        suppressed,
         documents: ix.documents,
         objects: ix.objects.len(),
     }

@@ -211,12 +211,15 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
         finding(&mut out, &p, &by_name, f);
     }
     let s = &report.summary;
-    let counts = format!(
+    let mut counts = format!(
         "{}, {}, {}",
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
         plural(s.infos, "info", "infos")
     );
+    if s.suppressed > 0 {
+        counts.push_str(&format!(" ({} suppressed by pvlint.io/ignore)", s.suppressed));
+    }
     let _ = writeln!(
         out,
         "{}: {counts} in {} ({}, {})",
