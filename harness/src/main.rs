@@ -1,6 +1,6 @@
 //! `pvlint`: the command-line adapter around pvlint-core. All I/O lives here.
 
-use pvlint::{engine, inputs};
+use pvlint::{config, engine, inputs};
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -59,6 +59,9 @@ struct ClusterArgs {
     /// Kubernetes version of the target cluster (e.g. 1.31). Default: a current release.
     #[arg(long, value_name = "VERSION", value_parser = parse_version)]
     kube_version: Option<KubeVersion>,
+    /// Settings file (default: the nearest .pvlint.yaml in the working directory or above).
+    #[arg(long, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -110,11 +113,12 @@ struct LintArgs {
     /// Files, directories or - (stdin).
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Exit 1 when a finding is at least this severe.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    fail_on: FailOn,
+    /// human, json (pvlint/v1), sarif (SARIF 2.1.0) or github (workflow annotations).
+    #[arg(long, value_enum, default_value_t = LintFormat::Human)]
+    format: LintFormat,
+    /// Exit 1 when a finding is at least this severe (default: error, or failOn in .pvlint.yaml).
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOn>,
     #[command(flatten)]
     cluster: ClusterArgs,
     /// The input holds every object that matters: names not found in it do not exist.
@@ -148,6 +152,14 @@ enum EngineKind {
 enum Format {
     Human,
     Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LintFormat {
+    Human,
+    Json,
+    Sarif,
+    Github,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -228,24 +240,47 @@ fn print(s: &str) -> ExitCode {
 }
 
 impl ClusterArgs {
-    fn options(&self, complete: bool) -> Options {
+    /// The settings file: `--config`, else the nearest `.pvlint.yaml`.
+    fn config(&self) -> Result<config::Config, String> {
+        match &self.config {
+            Some(p) => config::load(p),
+            None => {
+                let cwd = std::env::current_dir().map_err(|e| format!("working directory: {e}"))?;
+                match config::find(&cwd) {
+                    Some(p) => config::load(&p),
+                    None => Ok(config::Config::default()),
+                }
+            }
+        }
+    }
+
+    /// Flags first, then the settings file.
+    fn options(&self, complete: bool, cfg: &config::Config) -> Options {
         Options {
-            kube_version: self.kube_version.unwrap_or(KubeVersion::DEFAULT),
-            complete,
-            rules: Default::default(),
+            kube_version: self
+                .kube_version
+                .or(cfg.kube_version)
+                .unwrap_or(KubeVersion::DEFAULT),
+            complete: complete || cfg.complete == Some(true),
+            rules: cfg.rules.clone(),
             default_class: if self.no_default_class {
                 Some(String::new())
             } else {
-                self.default_class.clone()
+                self.default_class
+                    .clone()
+                    .or_else(|| cfg.default_class.clone())
             },
         }
     }
 
     /// The cluster-state sources, or the error line to print.
-    fn state(&self) -> Result<Vec<pvlint_core::Source>, String> {
-        let Some(path) = &self.cluster_state else {
-            return Ok(Vec::new());
+    fn state(&self, cfg: &config::Config) -> Result<Vec<pvlint_core::Source>, String> {
+        let path = match (&self.cluster_state, &cfg.cluster_state) {
+            (Some(p), _) => p.clone(),
+            (None, Some(p)) => p.display().to_string(),
+            (None, None) => return Ok(Vec::new()),
         };
+        let path = &path;
         let loaded = inputs::load(std::slice::from_ref(path));
         match loaded.errors.first() {
             Some(e) => Err(format!("--cluster-state {e}")),
@@ -258,12 +293,13 @@ impl ClusterArgs {
 fn load_inputs(
     paths: &[String],
     cluster: &ClusterArgs,
+    cfg: &config::Config,
 ) -> Option<(inputs::Loaded, Vec<pvlint_core::Source>)> {
     let loaded = inputs::load(paths);
     for e in &loaded.errors {
         eprintln!("pvlint: error: {e}");
     }
-    let state = match cluster.state() {
+    let state = match cluster.state(cfg) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("pvlint: error: {e}");
@@ -312,11 +348,25 @@ fn in_wasm<T: serde::de::DeserializeOwned>(
     Ok((parsed, answer))
 }
 
+/// The settings file, or the error printed.
+fn settings(cluster: &ClusterArgs) -> Option<config::Config> {
+    match cluster.config() {
+        Ok(c) => Some(c),
+        Err(e) => {
+            eprintln!("pvlint: error: {e}");
+            None
+        }
+    }
+}
+
 fn simulate(args: SimulateArgs) -> ExitCode {
-    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster) else {
+    let Some(cfg) = settings(&args.cluster) else {
         return ExitCode::from(2);
     };
-    let options = args.cluster.options(false);
+    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
+        return ExitCode::from(2);
+    };
+    let options = args.cluster.options(false, &cfg);
     let mut operations = Vec::new();
     for t in &args.then {
         match t.parse::<pvlint_core::Operation>() {
@@ -383,10 +433,13 @@ fn simulate(args: SimulateArgs) -> ExitCode {
 }
 
 fn lint(args: LintArgs) -> ExitCode {
-    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster) else {
+    let Some(cfg) = settings(&args.cluster) else {
         return ExitCode::from(2);
     };
-    let options = args.cluster.options(args.complete);
+    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
+        return ExitCode::from(2);
+    };
+    let options = args.cluster.options(args.complete, &cfg);
     let (report, json) = if args.engine == EngineKind::Wasm {
         match in_wasm(
             "pvlint_lint",
@@ -414,8 +467,10 @@ fn lint(args: LintArgs) -> ExitCode {
         (r, j)
     };
     let out = match args.format {
-        Format::Json => json,
-        Format::Human => {
+        LintFormat::Json => json,
+        LintFormat::Sarif => render::sarif(&report),
+        LintFormat::Github => render::github(&report),
+        LintFormat::Human => {
             let color = match args.color {
                 Color::Always => true,
                 Color::Never => false,
@@ -430,7 +485,13 @@ fn lint(args: LintArgs) -> ExitCode {
     if written != ExitCode::SUCCESS || !loaded.errors.is_empty() {
         return ExitCode::from(2);
     }
-    let threshold = match args.fail_on {
+    let fail_on = args.fail_on.unwrap_or(match cfg.fail_on.as_deref() {
+        Some("warning") => FailOn::Warning,
+        Some("info") => FailOn::Info,
+        Some("never") => FailOn::Never,
+        _ => FailOn::Error,
+    });
+    let threshold = match fail_on {
         FailOn::Error => Some(Severity::Error),
         FailOn::Warning => Some(Severity::Warning),
         FailOn::Info => Some(Severity::Info),

@@ -123,8 +123,7 @@ impl Request {
 
     /// Parses a JSON request; the error says what is wrong.
     pub fn from_json(json: &str) -> Result<Request, String> {
-        let r: Request =
-            serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))?;
+        let r: Request = serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))?;
         r.options.validate()?;
         Ok(r)
     }

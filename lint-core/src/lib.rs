@@ -21,6 +21,7 @@ pub mod migrate;
 pub(crate) mod model;
 pub(crate) mod node;
 pub mod options;
+pub mod origin;
 pub(crate) mod quantity;
 pub mod render;
 pub mod rules;
@@ -28,6 +29,7 @@ pub(crate) mod schema;
 pub(crate) mod sim;
 pub mod source;
 mod suppress;
+mod value;
 pub(crate) mod yaml;
 
 use std::collections::HashSet;
@@ -45,6 +47,7 @@ pub use schema::suggest as did_you_mean;
 pub use sim::report::{ClaimOutcome, Located, OriginOut, Step, StorageOut, VolumeOutcome};
 pub use sim::{ClaimPhase, Event, EventType, Reason, Simulation, VolumePhase};
 pub use source::Source;
+pub use value::yaml_to_json;
 
 /// Version of the JSON output schema (docs/json-schema.md).
 pub const SCHEMA: &str = "pvlint/v1";
@@ -197,6 +200,7 @@ fn run_rules(
             f.severity = sev;
         }
     }
+    origin::annotate(sources, ix, &mut findings);
     let (findings, suppressed) = suppress::split(ix, findings);
     Run {
         findings,

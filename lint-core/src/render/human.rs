@@ -115,9 +115,14 @@ fn finding(out: &mut String, p: &Paint, sources: &Sources<'_>, f: &Finding) {
         p.bold(&f.message)
     );
     let l = &f.location;
+    let from = l
+        .origin
+        .as_ref()
+        .map(|o| format!(" (from {}, rendered by {})", o.file, o.tool))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "{pad}{} {}:{}:{}",
+        "{pad}{} {}:{}:{}{from}",
         p.blue("-->"),
         l.file,
         l.line,
@@ -218,7 +223,10 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
         plural(s.infos, "info", "infos")
     );
     if s.suppressed > 0 {
-        counts.push_str(&format!(" ({} suppressed by pvlint.io/ignore)", s.suppressed));
+        counts.push_str(&format!(
+            " ({} suppressed by pvlint.io/ignore)",
+            s.suppressed
+        ));
     }
     let _ = writeln!(
         out,
