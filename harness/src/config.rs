@@ -136,9 +136,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
                         Value::Bool(true) => continue,
                         Value::String(s) if s == "on" => continue,
                         Value::String(s) => s.parse().map_err(|e| format!("rules.{id}: {e}"))?,
-                        other => return Err(format!(
+                        other => {
+                            return Err(format!(
                             "rules.{id}: expected off, on, info, warning or error, found {other}"
-                        )),
+                        ))
+                        }
                     };
                     c.rules.insert(id.clone(), level);
                 }
