@@ -29,6 +29,7 @@ pub(crate) mod schema;
 pub(crate) mod sim;
 pub mod source;
 mod suppress;
+pub(crate) mod template;
 mod value;
 pub(crate) mod yaml;
 
@@ -46,7 +47,7 @@ pub use rules::{Docs, Family, Rule};
 pub use schema::suggest as did_you_mean;
 pub use sim::report::{ClaimOutcome, Located, OriginOut, Step, StorageOut, VolumeOutcome};
 pub use sim::{ClaimPhase, Event, EventType, Reason, Simulation, VolumePhase};
-pub use source::Source;
+pub use source::{decode, DecodeError, Source};
 pub use value::yaml_to_json;
 
 /// Version of the JSON output schema (docs/json-schema.md).
