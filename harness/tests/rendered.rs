@@ -148,8 +148,8 @@ fn helm_template_findings_name_the_template() {
     // GitHub annotations and SARIF point at the template.
     let (_, gh) = pvlint_stdin(&rendered, &["--format", "github"]);
     assert!(
-        gh.lines().any(|l| l
-            .starts_with("::error file=mydb/templates/deployment.yaml,title=rwo-rolling-surge::")),
+        gh.lines().any(|l| l.starts_with("::")
+            && l.contains(" file=mydb/templates/deployment.yaml,title=rwo-rolling-surge::")),
         "{gh}"
     );
     let (_, sarif) = pvlint_stdin(&rendered, &["--format", "sarif"]);
