@@ -291,25 +291,23 @@ pub(crate) fn pv(obj: &Object, _pv: &Pv, r: &mut Reader<'_>) {
                 }
             }
         }
-        "awsElasticBlockStore" | "cinder" | "portworxVolume" => {
-            if src("volumeID").is_none_or(str::is_empty) {
-                reject(
-                    r,
-                    at(obj, &format!("spec.{first}")),
-                    format!("spec.{first}.volumeID: Required value"),
-                    "give the volume's id",
-                );
-            }
+        "awsElasticBlockStore" | "cinder" | "portworxVolume"
+            if src("volumeID").is_none_or(str::is_empty) =>
+        {
+            reject(
+                r,
+                at(obj, &format!("spec.{first}")),
+                format!("spec.{first}.volumeID: Required value"),
+                "give the volume's id",
+            );
         }
-        "gcePersistentDisk" => {
-            if src("pdName").is_none_or(str::is_empty) {
-                reject(
-                    r,
-                    at(obj, "spec.gcePersistentDisk"),
-                    "spec.persistentDisk.pdName: Required value".into(),
-                    "name the disk",
-                );
-            }
+        "gcePersistentDisk" if src("pdName").is_none_or(str::is_empty) => {
+            reject(
+                r,
+                at(obj, "spec.gcePersistentDisk"),
+                "spec.persistentDisk.pdName: Required value".into(),
+                "name the disk",
+            );
         }
         _ => {}
     }

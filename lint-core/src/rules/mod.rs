@@ -38,6 +38,7 @@ mod invalid_suppression;
 mod multiple_default_storage_classes;
 mod parse_error;
 mod prebound_volume_mismatch;
+mod provisioner_not_served;
 mod recycle_policy_deprecated;
 mod rwo_rolling_surge;
 mod rwo_shared_by_replicas;
@@ -69,6 +70,7 @@ pub static ALL: &[&Rule] = &[
     &multiple_default_storage_classes::RULE,
     &parse_error::RULE,
     &prebound_volume_mismatch::RULE,
+    &provisioner_not_served::RULE,
     &recycle_policy_deprecated::RULE,
     &rwo_rolling_surge::RULE,
     &rwo_shared_by_replicas::RULE,
