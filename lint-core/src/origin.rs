@@ -82,15 +82,12 @@ pub(crate) fn annotate(sources: &[Source], ix: &Index, findings: &mut [Finding])
                 },
             );
         }
-        if !by_doc.contains_key(&(o.source, o.document)) {
+        if let std::collections::hash_map::Entry::Vacant(e) = by_doc.entry((o.source, o.document)) {
             if let Some(file) = helm_source(src, o.root.span.start.line) {
-                by_doc.insert(
-                    (o.source, o.document),
-                    Origin {
-                        file,
-                        tool: "helm".into(),
-                    },
-                );
+                e.insert(Origin {
+                    file,
+                    tool: "helm".into(),
+                });
             }
         }
     }
