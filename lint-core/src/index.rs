@@ -32,6 +32,8 @@ pub struct Index {
     pv_classes: std::collections::HashSet<String>,
     /// Objects the API server rejects (an invalid value): they never exist in the cluster.
     rejected: std::collections::HashSet<ObjId>,
+    /// Strategic-merge patch documents, resolved once every source is loaded.
+    patches: Vec<(SourceId, usize, Node)>,
     /// Earlier definitions of an object defined again later (see `find_duplicates`).
     superseded: std::collections::HashSet<ObjId>,
     /// (the definition used, an earlier one with different content).
@@ -42,23 +44,65 @@ impl Index {
     /// Indexes one of `sources` alone (`--each-file`), keeping its position as its id.
     pub fn build_one(sources: &[Source], id: SourceId) -> Index {
         let mut ix = Index::default();
-        ix.load_source(id, &sources[id]);
+        let kustomize = crate::kustomize::non_resources(sources);
+        ix.load_source(id, &sources[id], kustomize.get(&id));
+        ix.resolve_patches();
         ix.build_views();
         ix
     }
 
     pub fn build(sources: &[Source]) -> Index {
         let mut ix = Index::default();
+        let kustomize = crate::kustomize::non_resources(sources);
         for (sid, src) in sources.iter().enumerate() {
-            ix.load_source(sid, src);
+            ix.load_source(sid, src, kustomize.get(&sid));
         }
+        ix.resolve_patches();
         ix.build_views();
         ix
     }
 
-    fn load_source(&mut self, sid: SourceId, src: &Source) {
+    fn load_source(
+        &mut self,
+        sid: SourceId,
+        src: &Source,
+        kustomize: Option<&crate::kustomize::UsedBy>,
+    ) {
         let (docs, mut issues) = yaml::parse_stream(&src.text);
         self.documents += docs.len();
+        // A kustomization in the input uses this file as a patch or generator input: it is
+        // never applied as written (one note says so). A strategic-merge patch's objects are
+        // kept aside until every source is loaded (see `resolve_patches`).
+        if let Some(used) = kustomize {
+            if used.field == "patches" || used.field == "patchesStrategicMerge" {
+                for doc in docs {
+                    if let Some(root) = doc.root {
+                        self.patches.push((sid, doc.index, root));
+                    }
+                }
+            }
+            let at = crate::source::Pos { line: 1, column: 1 };
+            self.diags.push(Diag {
+                kind: DiagKind::KustomizeInput {
+                    kustomization: used.kustomization,
+                    field: used.field,
+                    at: used.at,
+                },
+                severity: Severity::Info,
+                source: sid,
+                document: 0,
+                object: None,
+                obj: None,
+                field: Field {
+                    path: String::new(),
+                    span: Span { start: at, end: at },
+                },
+                message: String::new(),
+                help: String::new(),
+                suggestion: None,
+            });
+            return;
+        }
         // Template syntax is not YAML: one note on how to render the file, not a storm of
         // parse errors (the documents that did parse are still read).
         if !issues.is_empty() {
@@ -114,6 +158,30 @@ impl Index {
         for doc in docs {
             let Some(root) = doc.root else { continue };
             self.load_object(sid, doc.index, root);
+        }
+    }
+
+    /// Strategic-merge patches: kustomize merges each into the object it names. When that
+    /// object is in the input, pvlint reads the object as written and leaves the patch out;
+    /// when it is not (a remote or unlisted base), the patch is read as the object, and left
+    /// out if it is partial (the API server would reject it as written; see `build_views`).
+    fn resolve_patches(&mut self) {
+        for (sid, document, root) in std::mem::take(&mut self.patches) {
+            let s = |path: &str| root.at(path).and_then(Node::as_str).unwrap_or("");
+            let (kind, name, namespace) = (s("kind"), s("metadata.name"), s("metadata.namespace"));
+            let target_loaded = self.objects.iter().any(|o| {
+                o.kind == kind
+                    && o.name == name
+                    && (namespace.is_empty() || o.namespace.as_deref() == Some(namespace))
+            });
+            if kind.is_empty() || target_loaded {
+                continue;
+            }
+            let before = self.objects.len();
+            self.load_object(sid, document, root);
+            for o in &mut self.objects[before..] {
+                o.from_patch = true;
+            }
         }
     }
 
@@ -199,6 +267,7 @@ impl Index {
             name,
             namespace,
             root,
+            from_patch: false,
         });
     }
 
@@ -356,12 +425,19 @@ impl Index {
         // unrendered templates (what they become is unknown).
         self.rejected = diags
             .iter()
-            .filter(|d| d.rejects() || matches!(d.kind, DiagKind::Template(_)))
+            .filter(|d| d.rejects() || d.kind.unrendered())
             .filter_map(|d| d.obj)
             .collect();
+        // A partial patch is not wrong: kustomize completes it from a base pvlint does not
+        // see. It is left out, without the API server's complaints.
+        let (objects, rejected) = (&self.objects, &self.rejected);
+        diags.retain(|d| {
+            d.obj
+                .is_none_or(|o| !(objects[o].from_patch && rejected.contains(&o)))
+        });
         // One template note per source: the first place it shows.
         let mut seen = std::collections::HashSet::new();
-        diags.retain(|d| !matches!(d.kind, DiagKind::Template(_)) || seen.insert(d.source));
+        diags.retain(|d| !d.kind.unrendered() || seen.insert(d.source));
         self.diags = diags;
     }
 

@@ -17,6 +17,7 @@ pub(crate) mod binding;
 pub mod finding;
 pub(crate) mod index;
 pub(crate) mod kube;
+pub(crate) mod kustomize;
 pub mod migrate;
 pub(crate) mod model;
 pub(crate) mod node;

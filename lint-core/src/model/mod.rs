@@ -51,6 +51,9 @@ pub struct Object {
     /// Effective namespace (`default` when a namespaced object has none); None when cluster-scoped.
     pub namespace: Option<String>,
     pub root: Node,
+    /// Read from a Kustomize strategic-merge patch whose target is not in the input: taken for
+    /// that object if it is complete, left out if the API server would reject it as written.
+    pub from_patch: bool,
 }
 
 impl Object {
@@ -161,6 +164,23 @@ pub enum DiagKind {
     InvalidValue,
     /// An unrendered template (reported once per source by `unrendered-template`).
     Template(crate::template::Kind),
+    /// A kustomization in the input uses the file as a patch or generator input (reported by
+    /// `unrendered-template`): it is never applied as written.
+    KustomizeInput {
+        kustomization: crate::source::SourceId,
+        field: &'static str,
+        at: crate::source::Span,
+    },
+}
+
+impl DiagKind {
+    /// The source is not what reaches the API server: objects it holds take no part.
+    pub fn unrendered(self) -> bool {
+        matches!(
+            self,
+            DiagKind::Template(_) | DiagKind::KustomizeInput { .. }
+        )
+    }
 }
 
 /// Reads typed fields of one object, recording type errors.

@@ -215,9 +215,11 @@ impl World {
                 self.static_only.insert(name);
                 continue;
             }
+            // A well-known built-in class name: its provisioner too (the assumption says so).
+            let provisioner = crate::kube::well_known_class(&name).map(|(p, _)| p.to_string());
             self.classes.push(Class {
                 name,
-                provisioner: None,
+                provisioner,
                 reclaim: ReclaimPolicy::Delete,
                 wait_for_first_consumer: false,
                 is_default: false,
