@@ -1,6 +1,8 @@
 //! The `pvlint` command's adapters, usable from tests and benchmarks: reading inputs, exit statuses,
 //! and the WASI engine that runs the lint core as WebAssembly under wasmtime.
 
+pub mod config;
 pub mod engine;
 pub mod exit;
 pub mod inputs;
+pub mod migrate_cmd;

@@ -1,7 +1,7 @@
 //! `pvlint`: the command-line adapter around pvlint-core. All I/O lives here.
 
 use pvlint::exit::Exit;
-use pvlint::{engine, inputs};
+use pvlint::{config, engine, inputs};
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -33,6 +33,11 @@ enum Command {
     /// Predict what the PV controller does with the manifests: every claim's and volume's
     /// final phase, the events, and what happens to the storage.
     Simulate(SimulateArgs),
+    /// Make exported volumes and claims (`kubectl get pv,pvc -o yaml`) safe to apply to
+    /// another cluster: strips server-populated fields and the source cluster's binding
+    /// identity, keeps each volume pre-bound to its claim by name, sets Retain. Writes one
+    /// document per object (stdout or --out DIR) and says what it changed on stderr.
+    Migrate(MigrateArgs),
     /// Show a rule's documentation.
     Explain {
         /// Rule id, e.g. stale-claim-ref-uid.
@@ -55,6 +60,9 @@ struct ClusterArgs {
     /// Kubernetes version of the target cluster (e.g. 1.31). Default: a current release.
     #[arg(long, value_name = "VERSION", value_parser = parse_version)]
     kube_version: Option<KubeVersion>,
+    /// Settings file (default: the nearest .pvlint.yaml in the working directory or above).
+    #[arg(long, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -76,15 +84,41 @@ struct SimulateArgs {
 }
 
 #[derive(clap::Args)]
+struct MigrateArgs {
+    /// Files, directories or - (stdin).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<String>,
+    /// Write one file per object into DIR (created if missing) instead of stdout.
+    #[arg(long, value_name = "DIR")]
+    out: Option<std::path::PathBuf>,
+    /// Print what changed and why, per object, on stdout (the YAML goes only to --out).
+    #[arg(long)]
+    explain: bool,
+    /// Print the migration as JSON (schema pvlint-migrate/v1) instead of YAML.
+    #[arg(long)]
+    json: bool,
+    /// Keep each volume's persistentVolumeReclaimPolicy (default: set Retain).
+    #[arg(long)]
+    keep_reclaim_policy: bool,
+    /// Rename a StorageClass in claims and volumes (repeatable).
+    #[arg(long, value_name = "OLD=NEW")]
+    map_class: Vec<String>,
+    /// Rename a namespace, in claims and in volumes' claimRefs (repeatable).
+    #[arg(long, value_name = "OLD=NEW")]
+    map_namespace: Vec<String>,
+}
+
+#[derive(clap::Args)]
 struct LintArgs {
     /// Files, directories or - (stdin).
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Exit 1 when a finding is at least this severe.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    fail_on: FailOn,
+    /// human, json (pvlint/v1), sarif (SARIF 2.1.0) or github (workflow annotations).
+    #[arg(long, value_enum, default_value_t = LintFormat::Human)]
+    format: LintFormat,
+    /// Exit 1 when a finding is at least this severe (default: error, or failOn in .pvlint.yaml).
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOn>,
     #[command(flatten)]
     cluster: ClusterArgs,
     /// The input holds every object that matters: names not found in it do not exist.
@@ -158,6 +192,14 @@ enum Format {
     Json,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LintFormat {
+    Human,
+    Json,
+    Sarif,
+    Github,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum RulesFormat {
     Table,
@@ -196,6 +238,15 @@ fn main() -> Exit {
     match cli.command {
         Command::Lint(args) => lint(args),
         Command::Simulate(args) => simulate(args),
+        Command::Migrate(a) => pvlint::migrate_cmd::run(pvlint::migrate_cmd::Args {
+            paths: a.paths,
+            out: a.out,
+            explain: a.explain,
+            json: a.json,
+            keep_reclaim_policy: a.keep_reclaim_policy,
+            map_class: a.map_class,
+            map_namespace: a.map_namespace,
+        }),
         Command::Rules { format } => {
             let out = match format {
                 RulesFormat::Table => render::rules_table(),
@@ -238,23 +289,47 @@ fn print(s: &str) -> Exit {
 }
 
 impl ClusterArgs {
-    fn options(&self, complete: bool) -> Options {
+    /// The settings file: `--config`, else the nearest `.pvlint.yaml`.
+    fn config(&self) -> Result<config::Config, String> {
+        match &self.config {
+            Some(p) => config::load(p),
+            None => {
+                let cwd = std::env::current_dir().map_err(|e| format!("working directory: {e}"))?;
+                match config::find(&cwd) {
+                    Some(p) => config::load(&p),
+                    None => Ok(config::Config::default()),
+                }
+            }
+        }
+    }
+
+    /// Flags first, then the settings file.
+    fn options(&self, complete: bool, cfg: &config::Config) -> Options {
         Options {
-            kube_version: self.kube_version.unwrap_or(KubeVersion::DEFAULT),
-            complete,
+            kube_version: self
+                .kube_version
+                .or(cfg.kube_version)
+                .unwrap_or(KubeVersion::DEFAULT),
+            complete: complete || cfg.complete == Some(true),
+            rules: cfg.rules.clone(),
             default_class: if self.no_default_class {
                 Some(String::new())
             } else {
-                self.default_class.clone()
+                self.default_class
+                    .clone()
+                    .or_else(|| cfg.default_class.clone())
             },
         }
     }
 
     /// The cluster-state sources, or the error line to print.
-    fn state(&self) -> Result<Vec<pvlint_core::Source>, String> {
-        let Some(path) = &self.cluster_state else {
-            return Ok(Vec::new());
+    fn state(&self, cfg: &config::Config) -> Result<Vec<pvlint_core::Source>, String> {
+        let path = match (&self.cluster_state, &cfg.cluster_state) {
+            (Some(p), _) => p.clone(),
+            (None, Some(p)) => p.display().to_string(),
+            (None, None) => return Ok(Vec::new()),
         };
+        let path = &path;
         let loaded = inputs::load(std::slice::from_ref(path));
         match loaded.errors.first() {
             Some(e) => Err(format!("--cluster-state {e}")),
@@ -267,12 +342,13 @@ impl ClusterArgs {
 fn load_inputs(
     paths: &[String],
     cluster: &ClusterArgs,
+    cfg: &config::Config,
 ) -> Option<(inputs::Loaded, Vec<pvlint_core::Source>)> {
     let loaded = inputs::load(paths);
     for e in &loaded.errors {
         eprintln!("pvlint: error: {e}");
     }
-    let state = match cluster.state() {
+    let state = match cluster.state(cfg) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("pvlint: error: {e}");
@@ -367,6 +443,17 @@ fn worst_in_json(answer: &str) -> Result<Option<Severity>, String> {
     .map(|(_, sev)| sev))
 }
 
+/// The settings file, or the error printed.
+fn settings(cluster: &ClusterArgs) -> Option<config::Config> {
+    match cluster.config() {
+        Ok(c) => Some(c),
+        Err(e) => {
+            eprintln!("pvlint: error: {e}");
+            None
+        }
+    }
+}
+
 /// Prints an error line; the run ends with exit status 2.
 fn fail(e: &str) -> Exit {
     eprintln!("pvlint: error: {e}");
@@ -378,10 +465,13 @@ fn simulate(args: SimulateArgs) -> Exit {
         Ok(w) => w,
         Err(e) => return fail(&e),
     };
-    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster) else {
+    let Some(cfg) = settings(&args.cluster) else {
         return Exit::Error;
     };
-    let options = args.cluster.options(false);
+    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
+        return Exit::Error;
+    };
+    let options = args.cluster.options(false, &cfg);
     let mut operations = Vec::new();
     for t in &args.then {
         match t.parse::<pvlint_core::Operation>() {
@@ -455,10 +545,13 @@ fn lint(args: LintArgs) -> Exit {
         Ok(w) => w,
         Err(e) => return fail(&e),
     };
-    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster) else {
+    let Some(cfg) = settings(&args.cluster) else {
         return Exit::Error;
     };
-    let options = args.cluster.options(args.complete);
+    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
+        return Exit::Error;
+    };
+    let options = args.cluster.options(args.complete, &cfg);
     let human = |report: &pvlint_core::Report| {
         let color = match args.color {
             Color::Always => true,
@@ -483,10 +576,10 @@ fn lint(args: LintArgs) -> Exit {
             );
             let done = answer.and_then(|answer| match args.format {
                 // The module's JSON is the output: only its summary is read.
-                Format::Json => Ok((worst_in_json(&answer)?, answer)),
-                Format::Human => {
+                LintFormat::Json => Ok((worst_in_json(&answer)?, answer)),
+                format => {
                     let report: pvlint_core::Report = parse_answer(&answer)?;
-                    Ok((report.max_severity(), human(&report)))
+                    Ok((report.max_severity(), render_lint(format, &report, &human)))
                 }
             });
             match done {
@@ -502,14 +595,17 @@ fn lint(args: LintArgs) -> Exit {
                 each_file: args.each_file,
                 operations: Vec::new(),
             });
-            let out = match args.format {
-                Format::Json => render::json(&report),
-                Format::Human => human(&report),
-            };
+            let out = render_lint(args.format, &report, &human);
             (out, report.max_severity())
         }
     };
-    let threshold = match args.fail_on {
+    let fail_on = args.fail_on.unwrap_or(match cfg.fail_on.as_deref() {
+        Some("warning") => FailOn::Warning,
+        Some("info") => FailOn::Info,
+        Some("never") => FailOn::Never,
+        _ => FailOn::Error,
+    });
+    let threshold = match fail_on {
         FailOn::Error => Some(Severity::Error),
         FailOn::Warning => Some(Severity::Warning),
         FailOn::Info => Some(Severity::Info),
@@ -518,4 +614,18 @@ fn lint(args: LintArgs) -> Exit {
     print(&out)
         .and(unread(&loaded))
         .and(Exit::for_findings(worst, threshold))
+}
+
+/// A lint report in the format asked for.
+fn render_lint(
+    format: LintFormat,
+    report: &pvlint_core::Report,
+    human: &dyn Fn(&pvlint_core::Report) -> String,
+) -> String {
+    match format {
+        LintFormat::Json => render::json(report),
+        LintFormat::Sarif => render::sarif(report),
+        LintFormat::Github => render::github(report),
+        LintFormat::Human => human(report),
+    }
 }

@@ -111,6 +111,7 @@ fn wasm_engine_matches_native_byte_for_byte() {
             kube_version: kube.parse().unwrap(),
             complete: false,
             default_class: default_class.map(String::from),
+            ..Options::default()
         };
         for (file, cluster) in &corpus {
             let sources = vec![Source::new(

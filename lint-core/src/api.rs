@@ -9,6 +9,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::index::Index;
+pub use crate::migrate::{
+    Change, ChangeKind, MigrateOptions, MigrateRequest, MigratedObject, Migration,
+};
 use crate::options::Options;
 use crate::sim::{self, Located, Side, Simulation};
 use crate::source::Source;
@@ -120,7 +123,9 @@ impl Request {
 
     /// Parses a JSON request; the error says what is wrong.
     pub fn from_json(json: &str) -> Result<Request, String> {
-        serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))
+        let r: Request = serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))?;
+        r.options.validate()?;
+        Ok(r)
     }
 }
 
@@ -187,6 +192,21 @@ fn locate(
         file: srcs.get(o.source)?.name.clone(),
         line: o.whole().span.start.line,
     })
+}
+
+/// Makes exported volumes and claims safe to apply to another cluster (`pvlint migrate`):
+/// one document per object, server-populated fields and stale binding identity removed,
+/// Retain set; see [`crate::migrate`].
+pub fn migrate(req: &MigrateRequest) -> Migration {
+    crate::migrate::migrate(req)
+}
+
+/// The migration for a JSON [`MigrateRequest`], as JSON (schema `pvlint-migrate/v1`).
+pub fn migrate_json(request: &str) -> String {
+    match serde_json::from_str::<MigrateRequest>(request) {
+        Ok(r) => crate::render::migration_json(&migrate(&r)),
+        Err(e) => error_json(&format!("invalid request: {e}")),
+    }
 }
 
 /// `{"error": "..."}`, the answer to a request that cannot be served.

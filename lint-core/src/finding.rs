@@ -67,6 +67,10 @@ pub struct Location {
     pub column: u32,
     pub end_line: u32,
     pub end_column: u32,
+    /// The template or source file a rendered document came from (Helm's `# Source:`,
+    /// Kustomize's origin annotation); line and column stay those of the rendered stream.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<crate::origin::Origin>,
 }
 
 impl Location {
@@ -87,6 +91,7 @@ impl Location {
             column: span.start.column,
             end_line: end.line,
             end_column: end.column,
+            origin: None,
         }
     }
 }

@@ -18,16 +18,20 @@ pub mod finding;
 pub(crate) mod index;
 pub(crate) mod kube;
 pub(crate) mod kustomize;
+pub mod migrate;
 pub(crate) mod model;
 pub(crate) mod node;
 pub mod options;
+pub mod origin;
 pub(crate) mod quantity;
 pub mod render;
 pub mod rules;
 pub(crate) mod schema;
 pub(crate) mod sim;
 pub mod source;
+mod suppress;
 pub(crate) mod template;
+mod value;
 pub(crate) mod yaml;
 
 use std::collections::HashSet;
@@ -39,12 +43,13 @@ pub use finding::{
     Applicability, Consequence, Edit, EventText, Finding, Location, ObjectRef, Phase, Related,
     Severity, StorageFate, Suggestion,
 };
-pub use options::{KubeVersion, Options};
+pub use options::{KubeVersion, Options, RuleLevel};
 pub use rules::{Docs, Family, Rule};
 pub use schema::suggest as did_you_mean;
 pub use sim::report::{ClaimOutcome, Located, OriginOut, Step, StorageOut, VolumeOutcome};
 pub use sim::{ClaimPhase, Event, EventType, Reason, Simulation, VolumePhase};
 pub use source::{decode, DecodeError, Source};
+pub use value::yaml_to_json;
 
 /// Version of the JSON output schema (docs/json-schema.md).
 pub const SCHEMA: &str = "pvlint/v1";
@@ -59,6 +64,13 @@ pub struct Summary {
     pub sources: usize,
     pub documents: usize,
     pub objects: usize,
+    /// Findings a `pvlint.io/ignore` annotation suppressed (not counted above).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub suppressed: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The result of one lint run.
@@ -69,6 +81,9 @@ pub struct Report {
     pub version: String,
     pub options: Options,
     pub findings: Vec<Finding>,
+    /// Findings a `pvlint.io/ignore` annotation suppressed, in the same form.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suppressed: Vec<Finding>,
     pub summary: Summary,
 }
 
@@ -98,6 +113,7 @@ pub fn rules() -> &'static [&'static Rule] {
 #[derive(Default)]
 struct Run {
     findings: Vec<Finding>,
+    suppressed: Vec<Finding>,
     documents: usize,
     objects: usize,
 }
@@ -111,6 +127,7 @@ pub(crate) fn lint_request(req: &Request) -> Report {
             let ix = index::Index::build_one(&req.sources, id);
             let run = run_rules(&req.sources, &ix, &cluster, cluster_given, &req.options);
             all.findings.extend(run.findings);
+            all.suppressed.extend(run.suppressed);
             all.documents += run.documents;
             all.objects += run.objects;
         }
@@ -127,12 +144,14 @@ pub(crate) fn lint_request(req: &Request) -> Report {
         sources: req.sources.len(),
         documents: all.documents,
         objects: all.objects,
+        suppressed: all.suppressed.len(),
     };
     Report {
         schema: SCHEMA.to_string(),
         version: VERSION.to_string(),
         options: req.options.clone(),
         findings: all.findings,
+        suppressed: all.suppressed,
         summary,
     }
 }
@@ -155,6 +174,9 @@ fn run_rules(
     };
     let mut findings = Vec::new();
     for rule in rules::ALL {
+        if options.rules.get(rule.id) == Some(&options::RuleLevel::Off) {
+            continue;
+        }
         let mut sink = rules::Sink {
             rule,
             out: &mut findings,
@@ -175,8 +197,16 @@ fn run_rules(
         Some((key, sim::Role::Consequence)) => !causes.contains(key) && seen.insert(key.clone()),
         _ => true,
     });
+    for f in &mut findings {
+        if let Some(sev) = options.rules.get(&f.rule).and_then(|l| l.severity()) {
+            f.severity = sev;
+        }
+    }
+    origin::annotate(sources, ix, &mut findings);
+    let (findings, suppressed) = suppress::split(ix, findings);
     Run {
         findings,
+        suppressed,
         documents: ix.documents,
         objects: ix.objects.len(),
     }

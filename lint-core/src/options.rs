@@ -1,7 +1,10 @@
 //! Settings that change what the cluster would do (and so what pvlint says).
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
+
+use crate::finding::Severity;
 use std::str::FromStr;
 
 /// A Kubernetes minor version (`1.31`).
@@ -81,6 +84,63 @@ pub struct Options {
     /// means a default class of that name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_class: Option<String>,
+    /// Per-rule settings by rule id: `off`, or the severity to report it with.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub rules: BTreeMap<String, RuleLevel>,
+}
+
+/// A rule's setting: off, or on with a severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleLevel {
+    Off,
+    Info,
+    Warning,
+    Error,
+}
+
+impl RuleLevel {
+    /// The severity findings of the rule get; None when it is off.
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            RuleLevel::Off => None,
+            RuleLevel::Info => Some(Severity::Info),
+            RuleLevel::Warning => Some(Severity::Warning),
+            RuleLevel::Error => Some(Severity::Error),
+        }
+    }
+}
+
+impl FromStr for RuleLevel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RuleLevel, String> {
+        match s {
+            "off" => Ok(RuleLevel::Off),
+            "info" => Ok(RuleLevel::Info),
+            "warning" => Ok(RuleLevel::Warning),
+            "error" => Ok(RuleLevel::Error),
+            _ => Err(format!(
+                "\"{s}\" is not a rule setting; use off, info, warning or error"
+            )),
+        }
+    }
+}
+
+impl Options {
+    /// Checks what serde cannot: every rule id in `rules` exists.
+    pub fn validate(&self) -> Result<(), String> {
+        for id in self.rules.keys() {
+            if crate::rules::find(id).is_none() {
+                let hint = crate::schema::suggest(id, crate::rules::ALL.iter().map(|r| r.id))
+                    .map(|s| format!(" (did you mean {s}?)"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "options.rules: there is no rule \"{id}\"{hint}; `pvlint rules` lists them"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for Options {
@@ -89,6 +149,7 @@ impl Default for Options {
             kube_version: KubeVersion::DEFAULT,
             complete: false,
             default_class: None,
+            rules: BTreeMap::new(),
         }
     }
 }

@@ -70,17 +70,17 @@ pub fn parse_stream(text: &str) -> (Vec<Document>, Vec<ParseIssue>) {
     (docs, issues)
 }
 
-struct Chunk<'a> {
-    text: &'a str,
-    first_line: u32,
+pub(crate) struct Chunk<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) first_line: u32,
 }
 
-fn is_marker(line: &str, marker: &str) -> bool {
+pub(crate) fn is_marker(line: &str, marker: &str) -> bool {
     line.strip_prefix(marker)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t', '\r']))
 }
 
-fn is_blank(text: &str) -> bool {
+pub(crate) fn is_blank(text: &str) -> bool {
     text.lines().all(|l| {
         let t = l.trim();
         t.is_empty() || t.starts_with('#') || is_marker(t, "---") || is_marker(t, "...")
@@ -91,7 +91,7 @@ fn is_blank(text: &str) -> bool {
 /// stays with it: it may carry content such as `--- {a: 1}`); a `...` line ends one.
 /// Per the YAML spec these markers at column 0 always delimit documents, even inside
 /// multi-line scalars, so splitting here never changes the meaning of valid input.
-fn split_documents(text: &str) -> Vec<Chunk<'_>> {
+pub(crate) fn split_documents(text: &str) -> Vec<Chunk<'_>> {
     let mut chunks = Vec::new();
     let mut start = 0usize;
     let mut start_line = 1u32;

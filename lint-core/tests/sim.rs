@@ -438,3 +438,136 @@ fn assumed_classes_stay_assumed_for_every_ordinal() {
         .iter()
         .any(|a| a.contains("StorageClass standard")));
 }
+
+/// A volume deleted (`kubectl delete pv`) before its claim, per reclaim.md §4: what deletes the
+/// storage once the claim is deleted too.
+fn deleted_first(manifest: &str, version: &str) -> pvlint_core::VolumeOutcome {
+    let claim = "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: \"\"\n  volumeName: v\n  resources: {requests: {storage: 1Gi}}\n";
+    let s = sim(
+        &format!("{manifest}{claim}"),
+        Options {
+            kube_version: version.parse().unwrap(),
+            ..Options::default()
+        },
+        vec![op("delete pv/v"), op("delete pvc/default/data")],
+    );
+    // pv-protection: Terminating while Bound (pv_protection_controller isBeingUsed).
+    let held = pv(&s.steps[1].volumes, "v");
+    assert!(held.terminating && !held.gone, "{version}: {held:?}");
+    assert_eq!(held.phase, VolumePhase::Bound);
+    pv(&s.volumes, "v").clone()
+}
+
+fn volume(annotations: &str, finalizers: &str, policy: &str, source: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: v\n  annotations: {{{annotations}}}\n  finalizers: [{finalizers}]\nspec:\n  accessModes: [ReadWriteOnce]\n  capacity: {{storage: 1Gi}}\n  storageClassName: \"\"\n  claimRef: {{namespace: default, name: data}}\n  persistentVolumeReclaimPolicy: {policy}\n  {source}\n"
+    )
+}
+
+/// deleteVolumeOperation: with HonorPVReclaimPolicy off it returns for a volume being deleted
+/// ("Volume is already being deleted", delete_test "8-13" of the gate-off era), so a static
+/// CSI volume is left Released, and the external-provisioner (sig-storage-lib shouldDelete:
+/// Released, Delete, its finalizer present) deletes it: seed 004's fix on 1.23.
+#[test]
+fn static_csi_volume_with_the_external_finalizer_is_deleted_even_when_deleted_first() {
+    let csi = "csi: {driver: csi.vsphere.vmware.com, volumeHandle: h}";
+    let with = volume(
+        "",
+        "kubernetes.io/pv-protection, external-provisioner.volume.kubernetes.io/finalizer",
+        "Delete",
+        csi,
+    );
+    for v in ["1.23", "1.34"] {
+        let out = deleted_first(&with, v);
+        assert_eq!(out.storage.fate, "leftToProvisioner", "{v}");
+        assert_eq!(out.storage.by.as_deref(), Some("csi.vsphere.vmware.com"));
+        let without = deleted_first(&volume("", "kubernetes.io/pv-protection", "Delete", csi), v);
+        assert_eq!(without.storage.fate, "leaked", "{v}");
+    }
+    // On 1.31+ the prediction says what it assumes about the external-provisioner.
+    let out = deleted_first(
+        &volume("", "kubernetes.io/pv-protection", "Delete", csi),
+        "1.34",
+    );
+    assert!(
+        out.why.contains(
+            "assumed: the manifest has no external-provisioner.volume.kubernetes.io/finalizer"
+        ),
+        "{}",
+        out.why
+    );
+}
+
+/// modifyDeletionFinalizers (pv_controller_test "13-3 ... does not have in-tree pv deletion
+/// protection finalizer"): with the gate on, an in-tree provisioned volume with Delete gets
+/// kubernetes.io/pv-controller, and deleteVolumeOperation deletes it although it is being
+/// deleted (delete_test "8-13 - volume has deletion timestamp and processed"); with the gate
+/// off it is skipped and the storage stays.
+#[test]
+fn in_tree_provisioned_volume_deleted_first_follows_honor_pv_reclaim_policy() {
+    let pv = volume(
+        "pv.kubernetes.io/provisioned-by: kubernetes.io/host-path",
+        "kubernetes.io/pv-protection",
+        "Delete",
+        "hostPath: {path: /tmp/hostpath_pv/v}",
+    );
+    let on = deleted_first(&pv, "1.34");
+    assert_eq!(on.storage.fate, "deleted");
+    assert!(on.gone);
+    let off = deleted_first(&pv, "1.30");
+    assert_eq!(off.storage.fate, "leaked");
+    assert!(off.gone);
+    // A plugin that is gone (glusterfs, removed in 1.26): the finalizer is added anyway, the
+    // deleter fails, and the object stays Terminating (reclaim.md §4, modifyDeletionFinalizers
+    // does not check the plugin is registered).
+    let gone = volume(
+        "pv.kubernetes.io/provisioned-by: kubernetes.io/glusterfs",
+        "kubernetes.io/pv-protection",
+        "Delete",
+        "glusterfs: {endpoints: gfs, path: vol}",
+    );
+    let stuck = deleted_first(&gone, "1.34");
+    assert_eq!(stuck.storage.fate, "deleteFailed");
+    assert!(stuck.terminating && !stuck.gone, "{stuck:?}");
+    assert_eq!(stuck.phase, VolumePhase::Failed);
+}
+
+/// modifyDeletionFinalizers: a CSI-migrated in-tree plugin loses kubernetes.io/pv-controller
+/// ("13-7 migration is enabled, volume has both ..."), and reclaimVolume returns at once for
+/// pv.kubernetes.io/migrated-to, which kube-controller-manager sets from provisioned-by: the
+/// CSI driver deletes only while its own finalizer holds the object.
+#[test]
+fn migrated_in_tree_volume_deleted_first_needs_the_external_finalizer() {
+    let ebs = "awsElasticBlockStore: {volumeID: vol-1}";
+    let only_kcm = volume(
+        "pv.kubernetes.io/provisioned-by: kubernetes.io/aws-ebs",
+        "kubernetes.io/pv-protection, kubernetes.io/pv-controller",
+        "Delete",
+        ebs,
+    );
+    assert_eq!(deleted_first(&only_kcm, "1.34").storage.fate, "leaked");
+    let external = volume(
+        "pv.kubernetes.io/provisioned-by: kubernetes.io/aws-ebs",
+        "kubernetes.io/pv-protection, external-provisioner.volume.kubernetes.io/finalizer",
+        "Delete",
+        ebs,
+    );
+    let out = deleted_first(&external, "1.34");
+    assert_eq!(out.storage.fate, "leftToProvisioner");
+    assert_eq!(out.storage.by.as_deref(), Some("ebs.csi.aws.com"));
+}
+
+/// "13-14 ... has in-tree finalizer, Retain": kube-controller-manager removes
+/// kubernetes.io/pv-controller from a Retain volume, so deleting it does not hang.
+#[test]
+fn retain_volume_loses_the_in_tree_finalizer() {
+    let pv = volume(
+        "pv.kubernetes.io/provisioned-by: kubernetes.io/host-path",
+        "kubernetes.io/pv-protection, kubernetes.io/pv-controller",
+        "Retain",
+        "hostPath: {path: /tmp/hostpath_pv/v}",
+    );
+    let out = deleted_first(&pv, "1.34");
+    assert!(out.gone);
+    assert_eq!(out.storage.fate, "kept");
+}

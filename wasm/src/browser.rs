@@ -16,6 +16,8 @@ export interface Options {
   complete?: boolean;
   /** The cluster's default StorageClass: unset = an unnamed default, "" = none. */
   defaultClass?: string;
+  /** Per-rule settings by rule id: "off", or the severity to report it with. */
+  rules?: Record<string, "off" | "info" | "warning" | "error">;
 }
 export type Operation =
   | { op: "deletePv"; name: string }
@@ -25,7 +27,11 @@ export type Operation =
   | { op: "apply"; sources: Source[] };
 export interface LintInput { sources: Source[]; cluster?: Source[]; options?: Options; eachFile?: boolean; operations?: Operation[] }
 export type Severity = "error" | "warning" | "info";
-export interface Location { file: string; document: number; line: number; column: number; endLine: number; endColumn: number }
+export interface Location {
+  file: string; document: number; line: number; column: number; endLine: number; endColumn: number;
+  /** Rendered input: the template (Helm) or source file (Kustomize) the document came from. */
+  origin?: { file: string; tool: "helm" | "kustomize" };
+}
 export interface ObjectRef { apiVersion: string; kind: string; namespace?: string; name: string }
 export interface Edit { line: number; column: number; endLine: number; endColumn: number; replacement: string }
 export interface Suggestion { description: string; snippet?: string; applicability: "exact" | "illustration"; edits?: Edit[] }
@@ -39,8 +45,8 @@ export interface Finding {
   rule: string; family: string; severity: Severity; message: string; consequence?: Consequence; object?: ObjectRef;
   path: string; location: Location; help: string; suggestion?: Suggestion; related?: Related[];
 }
-export interface Summary { errors: number; warnings: number; infos: number; sources: number; documents: number; objects: number }
-export interface Report { schema: "pvlint/v1"; version: string; options: Options; findings: Finding[]; summary: Summary }
+export interface Summary { errors: number; warnings: number; infos: number; sources: number; documents: number; objects: number; suppressed?: number }
+export interface Report { schema: "pvlint/v1"; version: string; options: Options; findings: Finding[]; suppressed?: Finding[]; summary: Summary }
 export interface Origin { kind: "cluster" | "manifest" | "statefulset" | "provisioned"; object?: ObjectRef; file?: string; line?: number; ordinal?: number }
 export interface ClaimOutcome {
   namespace: string; name: string; origin: Origin; phase: "Pending" | "Bound" | "Lost" | "Rejected";
@@ -48,7 +54,7 @@ export interface ClaimOutcome {
   events: KubeEvent[]; why: string; orderDependent: boolean;
 }
 export interface VolumeOutcome {
-  name: string; origin: Origin; phase: "Available" | "Bound" | "Released" | "Failed"; gone: boolean; claim: string | null;
+  name: string; origin: Origin; phase: "Available" | "Bound" | "Released" | "Failed"; gone: boolean; terminating?: boolean; claim: string | null;
   storage: { fate: "kept" | "provisioned" | "deleted" | "leftToProvisioner" | "recycled" | "deleteFailed" | "recycleFailed" | "leaked"; by?: string; error?: string };
   backing: string; events: KubeEvent[]; why: string;
 }

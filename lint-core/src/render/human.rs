@@ -115,9 +115,14 @@ fn finding(out: &mut String, p: &Paint, sources: &Sources<'_>, f: &Finding) {
         p.bold(&f.message)
     );
     let l = &f.location;
+    let from = l
+        .origin
+        .as_ref()
+        .map(|o| format!(" (from {}, rendered by {})", o.file, o.tool))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "{pad}{} {}:{}:{}",
+        "{pad}{} {}:{}:{}{from}",
         p.blue("-->"),
         l.file,
         l.line,
@@ -211,12 +216,18 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
         finding(&mut out, &p, &by_name, f);
     }
     let s = &report.summary;
-    let counts = format!(
+    let mut counts = format!(
         "{}, {}, {}",
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
         plural(s.infos, "info", "infos")
     );
+    if s.suppressed > 0 {
+        counts.push_str(&format!(
+            " ({} suppressed by pvlint.io/ignore)",
+            s.suppressed
+        ));
+    }
     let _ = writeln!(
         out,
         "{}: {counts} in {} ({}, {})",

@@ -2,10 +2,14 @@
 
 mod docs;
 mod human;
+mod migrate;
+mod sarif;
 mod sim;
 
 pub use docs::{explain, rules_markdown, rules_markdown_table, rules_table};
 pub use human::{human, HumanOptions};
+pub use migrate::{migration_json, migration_summary};
+pub use sarif::{github, sarif, RULES_DOC};
 pub use sim::{simulation_json, simulation_table};
 
 use crate::{Report, Rule};

@@ -35,7 +35,23 @@ fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
     }
 }
 
-fn state(out: &mut String, claims: &[ClaimOutcome], volumes: &[VolumeOutcome]) {
+/// The events a step adds: those not already listed for the same object before it.
+fn new_events<'a>(
+    before: Option<&'a [crate::sim::Event]>,
+    now: &'a [crate::sim::Event],
+) -> impl Iterator<Item = &'a crate::sim::Event> {
+    now.iter()
+        .filter(move |e| before.is_none_or(|b| !b.contains(e)))
+}
+
+/// One state: claims, volumes and events. With `previous` (a timeline step after the
+/// first), only the events that are new since it are listed.
+fn state(
+    out: &mut String,
+    claims: &[ClaimOutcome],
+    volumes: &[VolumeOutcome],
+    previous: Option<(&[ClaimOutcome], &[VolumeOutcome])>,
+) {
     let rows: Vec<Vec<String>> = claims
         .iter()
         .map(|c| {
@@ -57,14 +73,38 @@ fn state(out: &mut String, claims: &[ClaimOutcome], volumes: &[VolumeOutcome]) {
             ]
         })
         .collect();
+    let mut rows = rows;
+    if let Some((before, _)) = previous {
+        for p in before {
+            if !claims
+                .iter()
+                .any(|c| c.namespace == p.namespace && c.name == p.name)
+            {
+                rows.push(vec![
+                    format!("{}/{}", p.namespace, p.name),
+                    "- (object deleted)".into(),
+                    p.volume.clone().unwrap_or_else(|| "-".into()),
+                    "".into(),
+                    "deleted in this step".into(),
+                ]);
+            }
+        }
+    }
     out.push_str("CLAIMS\n");
     if rows.is_empty() {
         out.push_str("(none)\n");
     } else {
         table(out, &["NAME", "PHASE", "VOLUME", "CLASS", "WHY"], &rows);
     }
+    let gone_before = |v: &VolumeOutcome| {
+        previous.is_some_and(|(_, vs)| {
+            vs.iter()
+                .any(|p| p.name == v.name && p.gone && p.origin == v.origin)
+        })
+    };
     let rows: Vec<Vec<String>> = volumes
         .iter()
+        .filter(|v| !(v.gone && gone_before(v)))
         .map(|v| {
             let storage = match v.storage.fate.as_str() {
                 "kept" => format!("kept: {}", v.backing),
@@ -84,7 +124,9 @@ fn state(out: &mut String, claims: &[ClaimOutcome], volumes: &[VolumeOutcome]) {
                 other => format!("{other}: {}", v.backing),
             };
             let phase = if v.gone {
-                format!("{:?} (deleted)", v.phase)
+                "- (object deleted)".to_string()
+            } else if v.terminating {
+                format!("{:?} (Terminating)", v.phase)
             } else {
                 format!("{:?}", v.phase)
             };
@@ -103,8 +145,23 @@ fn state(out: &mut String, claims: &[ClaimOutcome], volumes: &[VolumeOutcome]) {
         table(out, &["NAME", "PHASE", "CLAIM", "STORAGE"], &rows);
     }
     let mut events: Vec<Vec<String>> = Vec::new();
+    let claim_before = |c: &ClaimOutcome| {
+        previous.map(|(cs, _)| {
+            cs.iter()
+                .find(|p| p.namespace == c.namespace && p.name == c.name)
+                .map_or(&[][..], |p| p.events.as_slice())
+        })
+    };
+    let volume_before = |v: &VolumeOutcome| {
+        previous.map(|(_, vs)| {
+            vs.iter()
+                .rev()
+                .find(|p| p.name == v.name)
+                .map_or(&[][..], |p| p.events.as_slice())
+        })
+    };
     for c in claims {
-        for e in &c.events {
+        for e in new_events(claim_before(c), &c.events) {
             events.push(vec![
                 format!("PersistentVolumeClaim {}/{}", c.namespace, c.name),
                 format!("{:?}", e.kind),
@@ -114,7 +171,7 @@ fn state(out: &mut String, claims: &[ClaimOutcome], volumes: &[VolumeOutcome]) {
         }
     }
     for v in volumes {
-        for e in &v.events {
+        for e in new_events(volume_before(v), &v.events) {
             events.push(vec![
                 format!("PersistentVolume {}", v.name),
                 format!("{:?}", e.kind),
@@ -123,7 +180,11 @@ fn state(out: &mut String, claims: &[ClaimOutcome], volumes: &[VolumeOutcome]) {
             ]);
         }
     }
-    out.push_str("\nEVENTS\n");
+    out.push_str(if previous.is_some() {
+        "\nEVENTS (new in this step)\n"
+    } else {
+        "\nEVENTS\n"
+    });
     if events.is_empty() {
         out.push_str("(none)\n");
     } else {
@@ -145,7 +206,7 @@ pub fn simulation_table(report: &Simulation) -> String {
         out.push('\n');
     }
     if report.steps.is_empty() {
-        state(&mut out, &report.claims, &report.volumes);
+        state(&mut out, &report.claims, &report.volumes, None);
         return out;
     }
     for (i, step) in report.steps.iter().enumerate() {
@@ -153,7 +214,13 @@ pub fn simulation_table(report: &Simulation) -> String {
             out.push('\n');
         }
         let _ = writeln!(out, "=== {}. {}", i, step.operation);
-        state(&mut out, &step.claims, &step.volumes);
+        let previous = i.checked_sub(1).map(|p| {
+            (
+                report.steps[p].claims.as_slice(),
+                report.steps[p].volumes.as_slice(),
+            )
+        });
+        state(&mut out, &step.claims, &step.volumes, previous);
     }
     out
 }

@@ -34,6 +34,7 @@ mod hostpath_persistent_volume;
 mod implicit_default_class;
 mod invalid_field_value;
 mod invalid_nfs_server;
+mod invalid_suppression;
 mod multiple_default_storage_classes;
 mod parse_error;
 mod prebound_volume_mismatch;
@@ -65,6 +66,7 @@ pub static ALL: &[&Rule] = &[
     &implicit_default_class::RULE,
     &invalid_field_value::RULE,
     &invalid_nfs_server::RULE,
+    &invalid_suppression::RULE,
     &multiple_default_storage_classes::RULE,
     &parse_error::RULE,
     &prebound_volume_mismatch::RULE,

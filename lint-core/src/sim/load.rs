@@ -260,20 +260,40 @@ impl World {
             {
                 finalizers.insert(0, kube::FINALIZER_PV_PROTECTION.to_string());
             }
-            let in_tree_provisioned = pv.provisioned_by.as_ref().is_some_and(|p| {
-                p.value.starts_with("kubernetes.io/")
-                    && super::reclaim::migrated_driver(&p.value, self.options.kube_version)
-                        .is_none()
-            });
-            if in_tree_provisioned
-                && pv.reclaim_policy() == ReclaimPolicy::Delete
-                && super::reclaim::honor_reclaim_policy(self.options.kube_version)
-                && !finalizers
-                    .iter()
-                    .any(|f| f == kube::FINALIZER_PV_CONTROLLER)
-            {
-                finalizers.push(kube::FINALIZER_PV_CONTROLLER.to_string());
+            let version = self.options.kube_version;
+            let provisioned_by = pv.provisioned_by.as_ref().map(|p| p.value.as_str());
+            let migrated = provisioned_by.and_then(|p| super::reclaim::migrated_driver(p, version));
+            // modifyDeletionFinalizers (syncVolume, HonorPVReclaimPolicy on): only volumes with
+            // provisioned-by; a CSI-migrated plugin loses kubernetes.io/pv-controller; a
+            // non-migrated in-tree one gets it with Delete, loses it otherwise, and always
+            // loses the external-provisioner's (pv_controller_test 13-3, 13-5, 13-7, 13-12,
+            // 13-14, 13-15).
+            if super::reclaim::honor_reclaim_policy(version) {
+                if let Some(p) = provisioned_by {
+                    let drop = |fs: &mut Vec<String>, f: &str| fs.retain(|x| x != f);
+                    if migrated.is_some() {
+                        drop(&mut finalizers, kube::FINALIZER_PV_CONTROLLER);
+                    } else if p.starts_with("kubernetes.io/") {
+                        let has = finalizers
+                            .iter()
+                            .any(|f| f == kube::FINALIZER_PV_CONTROLLER);
+                        if pv.reclaim_policy() == ReclaimPolicy::Delete {
+                            if !has {
+                                finalizers.push(kube::FINALIZER_PV_CONTROLLER.to_string());
+                            }
+                        } else {
+                            drop(&mut finalizers, kube::FINALIZER_PV_CONTROLLER);
+                        }
+                        drop(&mut finalizers, kube::FINALIZER_EXTERNAL_PROVISIONER);
+                    }
+                }
             }
+            // updateMigrationAnnotations: pv.kubernetes.io/migrated-to follows provisioned-by
+            // (set for a migrated plugin, removed otherwise); a static volume keeps its own.
+            let migrated_to = match provisioned_by {
+                Some(_) => migrated.map(String::from),
+                None => pv.migrated_to.clone(),
+            };
             let v = Volume {
                 name: pv.name.clone(),
                 uid,
@@ -287,7 +307,7 @@ impl World {
                     uid: c.uid.as_ref().map(|u| u.value.clone()).unwrap_or_default(),
                 }),
                 provisioned_by: pv.provisioned_by.as_ref().map(|p| p.value.clone()),
-                migrated_to: pv.migrated_to.clone(),
+                migrated_to,
                 bound_by_controller: pv.bound_by_controller,
                 finalizers,
                 deleting: pv.meta.deleting && live,

@@ -152,13 +152,27 @@ pub fn reclaim_outcome(vol: &Volume, version: KubeVersion) -> ReclaimOutcome {
         storage,
         event: Some(Event::warning(reason, message)),
     };
+    let has = |f: &str| vol.finalizers.iter().any(|x| x == f);
+    // A volume deleted before its claim (DeletionTimestamp set). reclaim.md §4:
+    // - kube-controller-manager's own deleter: with HonorPVReclaimPolicy off,
+    //   deleteVolumeOperation returns at once ("Volume is already being deleted"); with it
+    //   on, it deletes while its finalizer kubernetes.io/pv-controller holds the object (a
+    //   volume without it is gone before the operation runs: the storage stays);
+    // - an external deleter (CSI, a CSI-migrated in-tree volume): the external-provisioner
+    //   deletes only while its finalizer holds the object (shouldDelete).
+    let kcm_honours =
+        vol.deleting && honor_reclaim_policy(version) && has(kube::FINALIZER_PV_CONTROLLER);
+    let external_honours = has(kube::FINALIZER_EXTERNAL_PROVISIONER);
     if let Some(driver) = &vol.migrated_to {
-        return released(if vol.spec.reclaim == ReclaimPolicy::Delete {
-            Storage::LeftToProvisioner {
-                provisioner: driver.clone(),
+        // reclaimVolume returns before looking at the policy: the CSI driver decides.
+        return released(match vol.spec.reclaim {
+            ReclaimPolicy::Delete if !vol.deleting || external_honours => {
+                Storage::LeftToProvisioner {
+                    provisioner: driver.clone(),
+                }
             }
-        } else {
-            Storage::Kept
+            ReclaimPolicy::Delete => Storage::Leaked,
+            _ => Storage::Kept,
         });
     }
     match vol.spec.reclaim {
@@ -191,23 +205,26 @@ pub fn reclaim_outcome(vol: &Volume, version: KubeVersion) -> ReclaimOutcome {
             }
         }
         ReclaimPolicy::Delete => {
+            let d = deletion(vol, version);
             if vol.deleting {
-                // The PV object was deleted before its claim. kube-controller-manager skips
-                // a volume being deleted unless HonorPVReclaimPolicy is on and its own
-                // finalizer holds it; the external provisioner deletes only while its
-                // finalizer holds the object. Without either the storage is left behind.
-                let honoured = match protecting_finalizer(&vol.finalizers) {
-                    Some(kube::FINALIZER_EXTERNAL_PROVISIONER) => true,
-                    Some(_) => honor_reclaim_policy(version),
-                    None => false,
+                // The external-provisioner deletes what it serves (its provisioner name, or a
+                // static CSI volume of its driver: library v9+) while its finalizer holds the
+                // object; kube-controller-manager returns early with the gate off.
+                let external = match (&d, &vol.spec.source) {
+                    (Deletion::External(p), _) => Some(p.clone()),
+                    (_, SourceKind::Csi { driver }) => Some(driver.clone()),
+                    _ => None,
                 };
-                if !honoured {
+                if let (true, Some(p)) = (external_honours, external) {
+                    return released(Storage::LeftToProvisioner { provisioner: p });
+                }
+                if matches!(d, Deletion::External(_)) || !kcm_honours {
                     return released(Storage::Leaked);
                 }
             }
-            match deletion(vol, version) {
-                Deletion::Deleted(plugin) => released(Storage::Deleted { plugin }),
+            match d {
                 Deletion::External(p) => released(Storage::LeftToProvisioner { provisioner: p }),
+                Deletion::Deleted(plugin) => released(Storage::Deleted { plugin }),
                 Deletion::Failed(error) => failed(
                     Reason::VolumeFailedDelete,
                     error.clone(),

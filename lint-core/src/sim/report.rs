@@ -74,6 +74,9 @@ pub struct VolumeOutcome {
     pub phase: VolumePhase,
     /// The object was deleted (`kubectl delete` or by the controller after deleting storage).
     pub gone: bool,
+    /// `kubectl delete` was called and a finalizer still holds the object (Terminating).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub terminating: bool,
     /// Its claimRef, `namespace/name`.
     pub claim: Option<String>,
     pub storage: StorageOut,
@@ -323,10 +326,25 @@ impl World {
             Storage::Recycled => "reclaimPolicy Recycle wipes the storage (rm -rf) and offers the volume again".into(),
             Storage::DeleteFailed { .. } => "reclaimPolicy Delete fails: the volume is Failed and the storage stays".into(),
             Storage::RecycleFailed { .. } => "reclaimPolicy Recycle fails: the volume is Failed".into(),
-            Storage::Leaked => format!(
-                "the PV object is deleted but nothing deletes {}: it leaks",
-                v.backing
-            ),
+            Storage::Leaked => {
+                let mut s = format!(
+                    "the PV object is deleted but nothing deletes {}: it leaks",
+                    v.backing
+                );
+                let external = matches!(v.spec.source, crate::binding::SourceKind::Csi { .. })
+                    || v.migrated_to.is_some()
+                    || v
+                        .provisioned_by
+                        .as_deref()
+                        .is_some_and(|p| !p.starts_with("kubernetes.io/"));
+                if external && super::reclaim::honor_reclaim_policy(self.options.kube_version) {
+                    s.push_str(&format!(
+                        " (assumed: the manifest has no {}; from 1.31 a CSI external-provisioner with HonorPVReclaimPolicy adds it to a Bound volume of its driver, and then deletes the storage)",
+                        crate::kube::FINALIZER_EXTERNAL_PROVISIONER
+                    ));
+                }
+                s
+            }
         };
         match (state.is_empty(), fate.is_empty()) {
             (true, _) => fate,
@@ -428,6 +446,7 @@ impl World {
                 origin: self.origin_out(&v.origin, locate),
                 phase: v.phase,
                 gone: !v.exists,
+                terminating: v.exists && v.deleting,
                 claim: v.claim_ref.as_ref().map(|cr| cr.key.to_string()),
                 storage: match &v.storage {
                     Storage::Kept => StorageOut {

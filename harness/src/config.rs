@@ -1,0 +1,213 @@
+//! `.pvlint.yaml`: settings for `pvlint lint` and `pvlint simulate`, found upward from the
+//! working directory (or named by `--config`). Command-line flags win over it.
+//!
+//! ```yaml
+//! kubeVersion: "1.31"
+//! defaultClass: standard      # "" : the cluster has no default StorageClass
+//! complete: true
+//! clusterState: cluster.yaml  # relative to this file
+//! failOn: warning
+//! rules:
+//!   hostpath-persistent-volume: off
+//!   delete-policy-in-tree: error
+//! ```
+//!
+//! Unknown keys, rule ids and values are errors that say what was meant.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use pvlint_core::{KubeVersion, RuleLevel};
+use serde_json::Value;
+
+/// The file names looked for, in order, in each directory.
+pub const NAMES: &[&str] = &[".pvlint.yaml", ".pvlint.yml"];
+
+const KEYS: &[&str] = &[
+    "kubeVersion",
+    "defaultClass",
+    "complete",
+    "clusterState",
+    "failOn",
+    "rules",
+];
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Config {
+    /// The file it was read from.
+    pub path: PathBuf,
+    pub kube_version: Option<KubeVersion>,
+    /// `Some("")`: no default class.
+    pub default_class: Option<String>,
+    pub complete: Option<bool>,
+    /// Resolved against the config file's directory.
+    pub cluster_state: Option<PathBuf>,
+    pub fail_on: Option<String>,
+    pub rules: BTreeMap<String, RuleLevel>,
+}
+
+/// The nearest `.pvlint.yaml` in `start` or a directory above it.
+pub fn find(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find_map(|d| NAMES.iter().map(|n| d.join(n)).find(|p| p.is_file()))
+}
+
+fn hint(word: &str, known: &[&str]) -> String {
+    pvlint_core::did_you_mean(word, known.iter().copied())
+        .map(|s| format!(" (did you mean {s}?)"))
+        .unwrap_or_default()
+}
+
+/// Reads and checks a config file.
+pub fn load(path: &Path) -> Result<Config, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    parse(&text, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Parses a config's text; `path` locates relative paths.
+pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
+    let value = pvlint_core::yaml_to_json(text)?;
+    let mut c = Config {
+        path: path.to_path_buf(),
+        ..Config::default()
+    };
+    let map = match value {
+        Value::Null => return Ok(c),
+        Value::Object(m) => m,
+        other => {
+            return Err(format!(
+                "expected a map of settings, found {}",
+                type_name(&other)
+            ))
+        }
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for (k, v) in &map {
+        let want = |what: &str| format!("{k}: expected {what}, found {}", type_name(v));
+        match k.as_str() {
+            "kubeVersion" => {
+                let s = match v {
+                    Value::String(s) => s.clone(),
+                    // `kubeVersion: 1.31` is a number in YAML.
+                    Value::Number(n) => n.to_string(),
+                    _ => return Err(want("a version like \"1.31\"")),
+                };
+                c.kube_version = Some(s.parse().map_err(|e| format!("{k}: {e}"))?);
+            }
+            "defaultClass" => match v {
+                Value::String(s) => c.default_class = Some(s.clone()),
+                _ => return Err(want("a StorageClass name (\"\" for none)")),
+            },
+            "complete" => match v {
+                Value::Bool(b) => c.complete = Some(*b),
+                _ => return Err(want("true or false")),
+            },
+            "clusterState" => match v {
+                Value::String(s) => c.cluster_state = Some(dir.join(s)),
+                _ => return Err(want("a file name")),
+            },
+            "failOn" => match v.as_str() {
+                Some(s @ ("error" | "warning" | "info" | "never")) => {
+                    c.fail_on = Some(s.to_string())
+                }
+                _ => {
+                    return Err(format!(
+                        "{k}: expected error, warning, info or never, found {v}"
+                    ))
+                }
+            },
+            "rules" => {
+                let Value::Object(rules) = v else {
+                    return Err(want("a map of rule ids to off, info, warning or error"));
+                };
+                let ids: Vec<&str> = pvlint_core::rules().iter().map(|r| r.id).collect();
+                for (id, level) in rules {
+                    if !ids.contains(&id.as_str()) {
+                        return Err(format!(
+                            "rules: there is no rule \"{id}\"{}; `pvlint rules` lists them",
+                            hint(id, &ids)
+                        ));
+                    }
+                    let level = match level {
+                        // YAML 1.1: a plain `off` is the boolean false, `on` is true.
+                        Value::Bool(false) => RuleLevel::Off,
+                        Value::Bool(true) => continue,
+                        Value::String(s) if s == "on" => continue,
+                        Value::String(s) => s.parse().map_err(|e| format!("rules.{id}: {e}"))?,
+                        other => {
+                            return Err(format!(
+                            "rules.{id}: expected off, on, info, warning or error, found {other}"
+                        ))
+                        }
+                    };
+                    c.rules.insert(id.clone(), level);
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "unknown setting \"{k}\"{}; the settings are {}",
+                    hint(k, KEYS),
+                    KEYS.join(", ")
+                ))
+            }
+        }
+    }
+    Ok(c)
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a map",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Result<Config, String> {
+        parse(text, Path::new("/repo/.pvlint.yaml"))
+    }
+
+    #[test]
+    fn settings() {
+        let c = p("kubeVersion: 1.31\ndefaultClass: \"\"\ncomplete: true\nclusterState: state/c.yaml\nfailOn: warning\nrules:\n  hostpath-persistent-volume: off\n  delete-policy-in-tree: error\n  invalid-nfs-server: on\n").unwrap();
+        assert_eq!(c.kube_version, Some(KubeVersion::new(1, 31)));
+        assert_eq!(c.default_class.as_deref(), Some(""));
+        assert_eq!(c.complete, Some(true));
+        assert_eq!(c.cluster_state, Some(PathBuf::from("/repo/state/c.yaml")));
+        assert_eq!(c.rules["hostpath-persistent-volume"], RuleLevel::Off);
+        assert_eq!(c.rules["delete-policy-in-tree"], RuleLevel::Error);
+        assert!(!c.rules.contains_key("invalid-nfs-server"));
+        assert_eq!(p("").unwrap().rules.len(), 0);
+    }
+
+    #[test]
+    fn mistakes_say_what_was_meant() {
+        let e = p("kubeVersio: 1.31\n").unwrap_err();
+        assert!(
+            e.contains("unknown setting \"kubeVersio\" (did you mean kubeVersion?)"),
+            "{e}"
+        );
+        let e = p("rules:\n  hostpath-persistent-volum: off\n").unwrap_err();
+        assert!(
+            e.contains("did you mean hostpath-persistent-volume?"),
+            "{e}"
+        );
+        let e = p("rules:\n  invalid-nfs-server: loud\n").unwrap_err();
+        assert!(e.contains("\"loud\" is not a rule setting"), "{e}");
+        let e = p("kubeVersion: two\n").unwrap_err();
+        assert!(e.contains("not a Kubernetes version"), "{e}");
+        let e = p("complete: [x\n").unwrap_err();
+        assert!(e.starts_with("1:"), "{e}");
+        let e = p("- a\n").unwrap_err();
+        assert!(e.contains("expected a map"), "{e}");
+    }
+}

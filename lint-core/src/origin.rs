@@ -1,0 +1,108 @@
+//! Where a rendered object came from: `helm template` writes `# Source: CHART/templates/FILE`
+//! before each document; `kubectl kustomize` with `buildMetadata: [originAnnotations]` writes
+//! the annotation `config.kubernetes.io/origin` (`path: base/pvc.yaml`, plus `repo`/`ref` for
+//! remote bases, or `configuredIn` for generated objects). Findings keep their position in the
+//! rendered stream and name that file in `location.origin`.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::finding::{Finding, ObjectRef};
+use crate::index::Index;
+use crate::node::Node;
+use crate::source::Source;
+
+pub const KUSTOMIZE_ORIGIN: &str = "config.kubernetes.io/origin";
+
+/// The file a rendered document came from.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Origin {
+    /// The template or source file, as the tool names it.
+    pub file: String,
+    /// `helm` or `kustomize`.
+    pub tool: String,
+}
+
+/// Helm's `# Source:` comment in the comment lines just above a document's first line.
+fn helm_source(src: &Source, first_line: u32) -> Option<String> {
+    let mut n = first_line;
+    while n > 1 {
+        n -= 1;
+        let l = src.line(n)?.trim();
+        if let Some(rest) = l.strip_prefix("# Source:") {
+            let f = rest.trim();
+            return (!f.is_empty()).then(|| f.to_string());
+        }
+        if !(l.is_empty() || l.starts_with('#')) {
+            return None;
+        }
+    }
+    None
+}
+
+/// Kustomize's origin annotation: its `path` (with `repo` and `ref` when remote), or the
+/// kustomization that generated the object.
+fn kustomize_origin(root: &Node) -> Option<String> {
+    let text = root
+        .at("metadata.annotations")?
+        .get(KUSTOMIZE_ORIGIN)?
+        .as_str()?;
+    let (docs, issues) = crate::yaml::parse_stream(text);
+    if !issues.is_empty() {
+        return None;
+    }
+    let o = docs.into_iter().next()?.root?;
+    let s = |k: &str| o.get(k).and_then(Node::as_str).map(String::from);
+    if let Some(path) = s("path") {
+        return Some(match (s("repo"), s("ref")) {
+            (Some(repo), Some(r)) => format!("{repo}//{path}?ref={r}"),
+            (Some(repo), None) => format!("{repo}//{path}"),
+            _ => path,
+        });
+    }
+    s("configuredIn")
+}
+
+/// Sets `location.origin` (and that of related locations) on findings from rendered input.
+pub(crate) fn annotate(sources: &[Source], ix: &Index, findings: &mut [Finding]) {
+    let mut by_doc: HashMap<(usize, usize), Origin> = HashMap::new();
+    let mut by_obj: HashMap<(usize, ObjectRef), Origin> = HashMap::new();
+    for o in &ix.objects {
+        let Some(src) = sources.get(o.source) else {
+            continue;
+        };
+        if let Some(file) = kustomize_origin(&o.root) {
+            by_obj.insert(
+                (o.source, o.objref()),
+                Origin {
+                    file,
+                    tool: "kustomize".into(),
+                },
+            );
+        }
+        if let std::collections::hash_map::Entry::Vacant(e) = by_doc.entry((o.source, o.document)) {
+            if let Some(file) = helm_source(src, o.root.span.start.line) {
+                e.insert(Origin {
+                    file,
+                    tool: "helm".into(),
+                });
+            }
+        }
+    }
+    if by_doc.is_empty() && by_obj.is_empty() {
+        return;
+    }
+    let lookup = |source: usize, document: usize, obj: Option<&ObjectRef>| {
+        obj.and_then(|o| by_obj.get(&(source, o.clone())))
+            .or_else(|| by_doc.get(&(source, document)))
+            .cloned()
+    };
+    for f in findings.iter_mut() {
+        f.location.origin = lookup(f.location.source, f.location.document, f.object.as_ref());
+        for r in &mut f.related {
+            r.location.origin = lookup(r.location.source, r.location.document, None);
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! `--format sarif` (SARIF 2.1.0, typed by the serde-sarif crate) and `--format github`
+//! (GitHub Actions workflow commands).
+//!
+//! SARIF: every rule in `tool.driver.rules` with its help text and a help URI into
+//! docs/rules.md; each finding a result with its rule index, level, message, physical
+//! location (line and column, counted in Unicode code points: `columnKind`), the object as a
+//! logical location, a `partialFingerprints` entry that survives lines moving, exact fixes as
+//! SARIF `fixes`, and findings a `pvlint.io/ignore` annotation suppressed as results with
+//! `suppressions`. For rendered input (Helm, Kustomize) the primary location is the template
+//! or source file; the position in the rendered stream is a related location.
+
+use serde_json::{json, Value};
+
+use crate::finding::{Applicability, Finding, Location, Severity};
+use crate::{Report, Rule};
+
+/// Where docs/rules.md is published; each rule has an anchor named after its id.
+pub const RULES_DOC: &str = "https://github.com/pvlint/pvlint/blob/main/docs/rules.md";
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// A file name as a URI reference: unreserved characters and `/` kept, the rest
+/// percent-encoded (`<stdin>` becomes `%3Cstdin%3E`).
+pub fn uri(file: &str) -> String {
+    let mut out = String::new();
+    for b in file.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// FNV-1a, 64 bits: stable across runs, platforms and Rust versions.
+fn fnv(parts: &[&str]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain(std::iter::once(0)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+fn region(l: &Location) -> Value {
+    json!({
+        "startLine": l.line,
+        "startColumn": l.column,
+        "endLine": l.end_line,
+        "endColumn": l.end_column,
+    })
+}
+
+fn physical(l: &Location) -> Value {
+    json!({
+        "artifactLocation": { "uri": uri(&l.file) },
+        "region": region(l),
+    })
+}
+
+fn rule_descriptor(r: &Rule) -> Value {
+    let help = format!("{}\n\nFix: {}", r.docs.why, r.docs.fix);
+    let markdown = format!(
+        "{}\n\n**Why:** {}\n\n**Fix:** {}\n\n**Known problems:** {}",
+        r.docs.what, r.docs.why, r.docs.fix, r.docs.known_problems
+    );
+    json!({
+        "id": r.id,
+        "name": r.id.split('-').map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+        }).collect::<String>(),
+        "shortDescription": { "text": r.summary },
+        "fullDescription": { "text": r.docs.what },
+        "help": { "text": help, "markdown": markdown },
+        "helpUri": format!("{RULES_DOC}#{}", r.id),
+        "defaultConfiguration": { "level": level(r.severity) },
+        "properties": { "tags": [r.family.as_str()] },
+    })
+}
+
+fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
+    let mut text = f.message.clone();
+    if let Some(c) = &f.consequence {
+        text.push_str(&format!(": {}", c.summary));
+    }
+    if !f.help.is_empty() {
+        text.push_str(&format!(". Help: {}", f.help));
+    }
+    let mut related: Vec<Value> = Vec::new();
+    let primary = match &f.location.origin {
+        Some(o) => {
+            text.push_str(&format!(
+                " (line {} of the output of {}, {})",
+                f.location.line, o.tool, f.location.file
+            ));
+            related.push(json!({
+                "id": related.len(),
+                "message": { "text": format!("where {} rendered it", o.tool) },
+                "physicalLocation": physical(&f.location),
+            }));
+            json!({ "artifactLocation": { "uri": uri(&o.file) } })
+        }
+        None => physical(&f.location),
+    };
+    let mut location = json!({ "physicalLocation": primary });
+    if let Some(o) = &f.object {
+        location["logicalLocations"] = json!([{
+            "name": o.name,
+            "fullyQualifiedName": o.display(),
+            "kind": "object",
+        }]);
+    }
+    for r in &f.related {
+        let loc = match &r.location.origin {
+            Some(o) => json!({ "artifactLocation": { "uri": uri(&o.file) } }),
+            None => physical(&r.location),
+        };
+        related.push(json!({
+            "id": related.len(),
+            "message": { "text": r.message },
+            "physicalLocation": loc,
+        }));
+    }
+    let object = f.object.as_ref().map(|o| o.display()).unwrap_or_default();
+    let file = f
+        .location
+        .origin
+        .as_ref()
+        .map_or(f.location.file.as_str(), |o| o.file.as_str());
+    let mut r = json!({
+        "ruleId": f.rule,
+        "level": level(f.severity),
+        "message": { "text": text },
+        "locations": [location],
+        "partialFingerprints": {
+            "pvlintFinding/v1": fnv(&[&f.rule, file, &object, &f.path]),
+        },
+        "properties": { "family": f.family },
+    });
+    if let Some(i) = rules.iter().position(|r| r.id == f.rule) {
+        r["ruleIndex"] = json!(i);
+    }
+    if !related.is_empty() {
+        r["relatedLocations"] = Value::Array(related);
+    }
+    if let Some(s) = &f.suggestion {
+        if s.applicability == Applicability::Exact && !s.edits.is_empty() {
+            r["fixes"] = json!([{
+                "description": { "text": s.description },
+                "artifactChanges": [{
+                    "artifactLocation": { "uri": uri(&f.location.file) },
+                    "replacements": s.edits.iter().map(|e| json!({
+                        "deletedRegion": {
+                            "startLine": e.line,
+                            "startColumn": e.column,
+                            "endLine": e.end_line,
+                            "endColumn": e.end_column,
+                        },
+                        "insertedContent": { "text": e.replacement },
+                    })).collect::<Vec<_>>(),
+                }],
+            }]);
+        }
+    }
+    if suppressed {
+        r["suppressions"] = json!([{
+            "kind": "inSource",
+            "status": "accepted",
+            "justification": "pvlint.io/ignore annotation on the object or its pod template",
+        }]);
+    }
+    r
+}
+
+/// The report as a SARIF 2.1.0 log, pretty-printed, with a final newline.
+pub fn sarif(report: &Report) -> String {
+    let rules = crate::rules();
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| result(f, rules, false))
+        .chain(report.suppressed.iter().map(|f| result(f, rules, true)))
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "pvlint",
+                    "version": report.version,
+                    "semanticVersion": report.version,
+                    "informationUri": "https://github.com/pvlint/pvlint",
+                    "rules": rules.iter().map(|r| rule_descriptor(r)).collect::<Vec<_>>(),
+                }
+            },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+            "invocations": [{ "executionSuccessful": true }],
+        }],
+    });
+    // Typed by serde-sarif: what does not fit the SARIF model fails here, not in a consumer.
+    let typed: serde_sarif::sarif::Sarif =
+        serde_json::from_value(log).expect("pvlint writes SARIF the serde-sarif model accepts");
+    let mut s = serde_json::to_string_pretty(&typed).expect("a SARIF log always serialises");
+    s.push('\n');
+    s
+}
+
+/// Escapes a workflow command's message.
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value.
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// GitHub Actions workflow annotations, one line per finding:
+/// `::error file=F,line=L,col=C,endLine=..,endColumn=..,title=RULE::HEADLINE`.
+pub fn github(report: &Report) -> String {
+    let mut out = String::new();
+    for f in &report.findings {
+        let cmd = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let l = &f.location;
+        let mut message = f.message.clone();
+        if let Some(c) = &f.consequence {
+            message.push_str(&format!("\n{}", c.summary));
+        }
+        let props = match &l.origin {
+            Some(o) => {
+                message.push_str(&format!(
+                    "\n(line {} of the output of {}, {})",
+                    l.line, o.tool, l.file
+                ));
+                format!("file={}", escape_property(&o.file))
+            }
+            None => format!(
+                "file={},line={},col={},endLine={},endColumn={}",
+                escape_property(&l.file),
+                l.line,
+                l.column,
+                l.end_line,
+                l.end_column
+            ),
+        };
+        out.push_str(&format!(
+            "::{cmd} {props},title={}::{}\n",
+            escape_property(&f.rule),
+            escape_data(&message)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes() {
+        assert_eq!(escape_data("50% a\nb\r"), "50%25 a%0Ab%0D");
+        assert_eq!(escape_property("a,b:c%"), "a%2Cb%3Ac%25");
+        assert_eq!(uri("dir/a b.yaml"), "dir/a%20b.yaml");
+        assert_eq!(uri("<stdin>"), "%3Cstdin%3E");
+        assert_ne!(fnv(&["a", "bc"]), fnv(&["ab", "c"]));
+    }
+}

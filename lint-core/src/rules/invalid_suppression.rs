@@ -1,0 +1,65 @@
+use super::prelude::*;
+use super::{find, ALL};
+use crate::suppress;
+
+pub const RULE: Rule = Rule {
+    id: "invalid-suppression",
+    family: Family::Validity,
+    severity: Severity::Warning,
+    summary: "A pvlint.io/ignore annotation names a rule that does not exist (did you mean ...?)",
+    docs: Docs {
+        what: "Checks every `pvlint.io/ignore` annotation — on an object, or on a workload's pod template — \
+               for names that are neither a rule id (`pvlint rules`) nor `all`. Names are separated by commas.",
+        why: "A misspelt rule name suppresses nothing: the finding it was meant to silence is still reported, \
+              and once the rule is renamed or the typo copied elsewhere nobody can tell what the annotation was \
+              for.",
+        example: include_str!("../../tests/fixtures/invalid-suppression/bad.yaml"),
+        fix: "Write the rule's id as `pvlint rules` lists it, or `all` to suppress every rule on the object.",
+        fixed: include_str!("../../tests/fixtures/invalid-suppression/good.yaml"),
+        known_problems: "None known.",
+    },
+    check,
+};
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    for (id, obj) in ctx.index.objects.iter().enumerate() {
+        for (path, value) in suppress::annotations(&obj.root) {
+            let Some(text) = value.as_str() else {
+                continue;
+            };
+            for name in suppress::names(text) {
+                if name == "all" || find(name).is_some() {
+                    continue;
+                }
+                let hint = crate::schema::suggest(name, ALL.iter().map(|r| r.id));
+                let field = Field {
+                    path: path.clone(),
+                    span: value.span,
+                };
+                let f = sink
+                    .report(
+                        ctx,
+                        id,
+                        &field,
+                        format!("{} {} suppresses \"{name}\", which is not a rule", obj.kind, obj.name),
+                    )
+                    .consequence(Consequence {
+                        summary: format!(
+                            "nothing is suppressed for \"{name}\"{}",
+                            hint.map(|h| format!("; the rule {h} still reports this object"))
+                                .unwrap_or_default()
+                        ),
+                        subject: None,
+                        phase: None,
+                        event: None,
+                        storage: None,
+                        assumptions: Vec::new(),
+                    })
+                    .help("`pvlint rules` lists every rule id; `all` suppresses every rule on the object");
+                if let Some(h) = hint {
+                    f.suggest(format!("did you mean {h}?"), Some(text.replace(name, h)));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! Suppressions: the annotation `pvlint.io/ignore: rule-a,rule-b` (or `all`) on an object, or
+//! on a workload's pod template (charts often let users set only those), moves the findings
+//! about that object out of the report's findings into its `suppressed` list. A name in the
+//! annotation that is not a rule is reported by `invalid-suppression`.
+
+use std::collections::HashMap;
+
+use crate::finding::{Finding, ObjectRef};
+use crate::index::Index;
+use crate::node::Node;
+
+pub const ANNOTATION: &str = "pvlint.io/ignore";
+
+/// Where an object may carry the annotation: its own metadata, its pod template's, a
+/// CronJob's job template's pod template.
+pub(crate) const PLACES: &[&[&str]] = &[
+    &["metadata", "annotations"],
+    &["spec", "template", "metadata", "annotations"],
+    &[
+        "spec",
+        "jobTemplate",
+        "spec",
+        "template",
+        "metadata",
+        "annotations",
+    ],
+];
+
+/// Every `pvlint.io/ignore` value node of an object, with its path.
+pub(crate) fn annotations(root: &Node) -> Vec<(String, &Node)> {
+    PLACES
+        .iter()
+        .filter_map(|p| {
+            let anns = p.iter().try_fold(root, |n, k| n.get(k))?;
+            let v = anns.get(ANNOTATION)?;
+            Some((format!("{}.{ANNOTATION}", p.join(".")), v))
+        })
+        .collect()
+}
+
+/// The rule names a value lists (comma- or space-separated).
+pub(crate) fn names(value: &str) -> impl Iterator<Item = &str> {
+    value
+        .split([',', ' ', '\n', '\t'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// Splits findings into (kept, suppressed).
+pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Finding>) {
+    let mut ignored: HashMap<(usize, ObjectRef), Vec<String>> = HashMap::new();
+    for o in &ix.objects {
+        for (_, v) in annotations(&o.root) {
+            if let Some(text) = v.as_str() {
+                ignored
+                    .entry((o.source, o.objref()))
+                    .or_default()
+                    .extend(names(text).map(String::from));
+            }
+        }
+    }
+    if ignored.is_empty() {
+        return (findings, Vec::new());
+    }
+    findings.into_iter().partition(|f| {
+        let Some(obj) = &f.object else { return true };
+        match ignored.get(&(f.location.source, obj.clone())) {
+            Some(list) => !list.iter().any(|n| n == "all" || *n == f.rule),
+            None => true,
+        }
+    })
+}
