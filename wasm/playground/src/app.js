@@ -78,6 +78,9 @@
   // ---- editor: line numbers, gutter marks, squiggles ---------------------------------------
   // Line numbers are drawn for the lines in view only (and a margin), so that typing a newline
   // in a long manifest does not lay out thousands of numbers.
+  // The scroll position and the editor's height, kept from scroll and resize events so that
+  // redrawing never forces a layout.
+  const scroll = { x: 0, y: 0 };
   const viewport = { h: 800 };
   new ResizeObserver((entries) => {
     viewport.h = entries[0].contentRect.height;
@@ -105,8 +108,6 @@
     pre.style.top = `${PAD_TOP + (first - 1) * LINE}px`;
   }
 
-  // The scroll position, kept from scroll events so that redrawing never forces a layout.
-  const scroll = { x: 0, y: 0 };
   function syncScroll() {
     const y = scroll.y, x = scroll.x;
     $("gutter-inner").style.transform = `translateY(${-y}px)`;

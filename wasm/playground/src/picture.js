@@ -21,7 +21,7 @@ const PvPicture = (() => {
       case "claimRef": return { text: checks ? `claimRef; skips ${checks}` : "claimRef reserves it", cls: checks ? "warn" : "ok" };
       case "volumeName": return { text: "volumeName", cls: "ok" };
       case "namedEachOther": return { text: checks ? `named both ways; skips ${checks}` : "named both ways", cls: checks ? "warn" : "ok" };
-      case "provisioned": return { text: "provisioned for it", cls: "ok" };
+      case "provisioned": return { text: "provisioned", cls: "ok" };
       case "alreadyBound": return { text: "bound (UIDs match)", cls: "ok" };
       case "rebound": return { text: "re-bound", cls: "warn" };
       case "misbound":
