@@ -168,8 +168,7 @@ pub fn wait_for<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Optio
     }
 }
 
-/// pvlint's findings for a manifest file, as (rule, severity, the headline followed by the
-/// consequence and its event).
+/// Each finding as (rule, severity, headline + consequence + predicted event reason).
 pub fn predict(file: &Path) -> Vec<(String, pvlint_core::Severity, String)> {
     let text = std::fs::read_to_string(file).expect("manifest readable");
     let src = pvlint_core::Source::new(file.display().to_string(), text);
@@ -177,13 +176,13 @@ pub fn predict(file: &Path) -> Vec<(String, pvlint_core::Severity, String)> {
         .findings
         .into_iter()
         .map(|f| {
-            // The headline, then what the cluster does (the event pvlint predicts is there).
             let mut text = f.message;
             if let Some(c) = &f.consequence {
-                text.push_str(": ");
+                text.push_str(" | ");
                 text.push_str(&c.summary);
                 if let Some(e) = &c.event {
-                    text.push_str(&format!(" ({} {}: {})", e.kind, e.reason, e.message));
+                    text.push_str(" | ");
+                    text.push_str(&e.reason);
                 }
             }
             (f.rule.to_string(), f.severity, text)

@@ -32,6 +32,10 @@ pub struct Index {
     pv_classes: std::collections::HashSet<String>,
     /// Objects the API server rejects (an invalid value): they never exist in the cluster.
     rejected: std::collections::HashSet<ObjId>,
+    /// Earlier definitions of an object defined again later (see `find_duplicates`).
+    superseded: std::collections::HashSet<ObjId>,
+    /// (the definition used, an earlier one with different content).
+    pub duplicates: Vec<(ObjId, ObjId)>,
 }
 
 impl Index {
@@ -53,8 +57,31 @@ impl Index {
     }
 
     fn load_source(&mut self, sid: SourceId, src: &Source) {
-        let (docs, issues) = yaml::parse_stream(&src.text);
+        let (docs, mut issues) = yaml::parse_stream(&src.text);
         self.documents += docs.len();
+        // Template syntax is not YAML: one note on how to render the file, not a storm of
+        // parse errors (the documents that did parse are still read).
+        if !issues.is_empty() {
+            if let Some((kind, line, column)) = crate::template::in_text(&src.text) {
+                issues.clear();
+                let at = crate::source::Pos { line, column };
+                self.diags.push(Diag {
+                    kind: DiagKind::Template(kind),
+                    severity: Severity::Info,
+                    source: sid,
+                    document: 0,
+                    object: None,
+                    obj: None,
+                    field: Field {
+                        path: String::new(),
+                        span: Span { start: at, end: at },
+                    },
+                    message: String::new(),
+                    help: String::new(),
+                    suggestion: None,
+                });
+            }
+        }
         for i in issues {
             let (severity, help) = match i.kind {
                 IssueKind::Syntax => (
@@ -200,10 +227,64 @@ impl Index {
         });
     }
 
+    /// Objects defined more than once (same group, kind, namespace and name): `kubectl apply`
+    /// leaves the last definition, so the earlier ones are superseded. Definitions with the
+    /// same content are one object; different content is recorded for `duplicate-object`.
+    fn find_duplicates(&mut self) {
+        let group = |o: &Object| {
+            o.api_version
+                .rsplit_once('/')
+                .map_or("", |(g, _)| g)
+                .to_string()
+        };
+        let mut last: HashMap<(String, String, Option<String>, String), ObjId> = HashMap::new();
+        for (id, o) in self.objects.iter().enumerate() {
+            if o.name.is_empty() {
+                continue; // generateName: a new object every time
+            }
+            let key = (
+                group(o),
+                o.kind.clone(),
+                o.namespace.clone(),
+                o.name.clone(),
+            );
+            if let Some(prev) = last.insert(key, id) {
+                self.superseded.insert(prev);
+                if !crate::node::same_content(&self.objects[prev].root, &o.root) {
+                    self.duplicates.push((id, prev));
+                }
+            }
+        }
+        // Report each pair against the copy that is used.
+        let superseded = &self.superseded;
+        let objects = &self.objects;
+        for d in self.duplicates.iter_mut() {
+            while superseded.contains(&d.0) {
+                let o = &objects[d.0];
+                let next = (d.0 + 1..objects.len()).find(|&j| {
+                    let p = &objects[j];
+                    p.kind == o.kind && p.namespace == o.namespace && p.name == o.name
+                });
+                match next {
+                    Some(n) => d.0 = n,
+                    None => break,
+                }
+            }
+        }
+    }
+
+    /// Definitions that a later one of the same object replaces.
+    pub fn is_superseded(&self, obj: ObjId) -> bool {
+        self.superseded.contains(&obj)
+    }
+
     fn build_views(&mut self) {
+        self.find_duplicates();
         let mut diags = std::mem::take(&mut self.diags);
         for (id, obj) in self.objects.iter().enumerate() {
-            if !model::reaches_api_server(&obj.api_version, &obj.kind) {
+            if !model::reaches_api_server(&obj.api_version, &obj.kind)
+                || self.superseded.contains(&id)
+            {
                 continue;
             }
             let mut r = Reader::new(obj, id, &mut diags);
@@ -214,20 +295,23 @@ impl Index {
             match class {
                 KindClass::PersistentVolume => {
                     let pv = model::read_pv(obj, id, &mut r);
+                    model::validation::pv(obj, &pv, &mut r);
                     self.pv_classes.insert(pv.class.clone());
                     self.pv_by_name.insert(obj.name.clone(), self.pvs.len());
                     self.pvs.push(pv);
                 }
                 KindClass::PersistentVolumeClaim => {
                     let pvc = model::read_claim(obj, id, &mut r, "", obj.name.clone(), None);
+                    model::validation::claim(obj, &pvc, &mut r);
                     self.pvc_by_obj.insert(id, self.pvcs.len());
                     self.pvc_by_key
                         .insert((pvc.namespace.clone(), pvc.name.clone()), self.pvcs.len());
                     self.pvcs.push(pvc);
                 }
                 KindClass::StorageClass => {
-                    self.classes
-                        .push(model::read_storage_class(obj, id, &mut r));
+                    let sc = model::read_storage_class(obj, id, &mut r);
+                    model::validation::storage_class(obj, &sc, &mut r);
+                    self.classes.push(sc);
                 }
                 KindClass::CsiDriver => {
                     self.csi_drivers
@@ -261,21 +345,28 @@ impl Index {
                             }
                         }
                     }
+                    model::validation::workload(obj, kind, &mut r);
                     self.workloads
                         .push(model::read_workload(obj, id, kind, &mut r));
                 }
                 KindClass::Other => {}
             }
         }
+        // Objects that never exist as written: the API server rejects them, or they are
+        // unrendered templates (what they become is unknown).
         self.rejected = diags
             .iter()
-            .filter(|d| d.rejects())
+            .filter(|d| d.rejects() || matches!(d.kind, DiagKind::Template(_)))
             .filter_map(|d| d.obj)
             .collect();
+        // One template note per source: the first place it shows.
+        let mut seen = std::collections::HashSet::new();
+        diags.retain(|d| !matches!(d.kind, DiagKind::Template(_)) || seen.insert(d.source));
         self.diags = diags;
     }
 
-    /// The API server rejects this object (see [`Diag::rejects`]).
+    /// The object never exists as written: the API server rejects it (see [`Diag::rejects`]),
+    /// or it is an unrendered template. It takes no part in the simulation.
     pub fn is_rejected(&self, obj: ObjId) -> bool {
         self.rejected.contains(&obj)
     }

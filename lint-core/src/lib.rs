@@ -26,6 +26,7 @@ pub mod rules;
 pub(crate) mod schema;
 pub(crate) mod sim;
 pub mod source;
+pub(crate) mod template;
 pub(crate) mod yaml;
 
 use std::collections::HashSet;
@@ -42,7 +43,7 @@ pub use rules::{Docs, Family, Rule};
 pub use schema::suggest as did_you_mean;
 pub use sim::report::{ClaimOutcome, Located, OriginOut, Step, StorageOut, VolumeOutcome};
 pub use sim::{ClaimPhase, Event, EventType, Reason, Simulation, VolumePhase};
-pub use source::Source;
+pub use source::{decode, DecodeError, Source};
 
 /// Version of the JSON output schema (docs/json-schema.md).
 pub const SCHEMA: &str = "pvlint/v1";

@@ -5,6 +5,7 @@
 
 mod meta;
 mod storage;
+pub(crate) mod validation;
 mod workload;
 
 pub use storage::*;
@@ -158,6 +159,8 @@ pub enum DiagKind {
     Parse,
     /// Reported by `invalid-field-value`.
     InvalidValue,
+    /// An unrendered template (reported once per source by `unrendered-template`).
+    Template(crate::template::Kind),
 }
 
 /// Reads typed fields of one object, recording type errors.
@@ -218,10 +221,40 @@ impl<'a> Reader<'a> {
         );
     }
 
-    /// A node at a path; a `null` value counts as absent (as in Kubernetes' JSON decoding).
-    pub fn node(&self, path: &str) -> Option<&'a Node> {
+    /// A node at a path; a `null` value counts as absent (as in Kubernetes' JSON decoding),
+    /// and so does an unrendered template placeholder (recorded, not judged).
+    pub fn node(&mut self, path: &str) -> Option<&'a Node> {
         let n = self.obj.root.at(path)?;
+        if self.placeholder(n, path) {
+            return None;
+        }
         (!n.is_null()).then_some(n)
+    }
+
+    /// Records a scalar that is an unrendered template placeholder.
+    fn placeholder(&mut self, n: &Node, path: &str) -> bool {
+        let Some(kind) = n
+            .as_scalar()
+            .and_then(|s| crate::template::in_value(&s.text))
+        else {
+            return false;
+        };
+        self.diags.push(Diag {
+            kind: DiagKind::Template(kind),
+            severity: Severity::Info,
+            source: self.obj.source,
+            document: self.obj.document,
+            object: Some(self.obj.objref()),
+            obj: Some(self.id),
+            field: Field {
+                path: path.to_string(),
+                span: n.span,
+            },
+            message: String::new(),
+            help: String::new(),
+            suggestion: None,
+        });
+        true
     }
 
     pub fn string_in(
@@ -360,7 +393,7 @@ impl<'a> Reader<'a> {
 }
 
 fn string_of(r: &mut Reader<'_>, n: &Node, path: &str) -> Option<Spanned<String>> {
-    if n.is_null() {
+    if n.is_null() || r.placeholder(n, path) {
         return None;
     }
     match n.as_str() {
