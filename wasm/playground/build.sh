@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the JavaScript package (wasm/pkg, ES module for bundlers and browsers) and the
+# Builds the npm package pvlint-wasm (wasm/pkg: an ES module for browsers and bundlers, an
+# entry for Node, the TypeScript types, package.json; `npm pack wasm/pkg` packs it) and the
 # playground (wasm/playground/dist/index.html: one self-contained page).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -11,6 +12,7 @@ if [ "$have" != "$want" ]; then
 fi
 cargo build -p pvlint-wasm --target wasm32-unknown-unknown --profile wasm-release
 wasm=target/wasm32-unknown-unknown/wasm-release/pvlint_wasm.wasm
+rm -rf wasm/pkg
 wasm-bindgen --target web --out-dir wasm/pkg "$wasm"
 glue=target/playground-glue
 rm -rf "$glue" && mkdir -p "$glue"
@@ -23,4 +25,5 @@ if [ -x "$opt" ]; then
 else
   echo "note: wasm-opt not found (run npm ci in wasm/playground); the module is not size-optimised" >&2
 fi
+node wasm/npm/make-package.mjs wasm/pkg
 node wasm/playground/build.mjs "$glue" wasm/playground/dist

@@ -8,7 +8,9 @@ use pvlint_core::api::{self, Request};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
+/** A named text: multi-document YAML, JSON, or `kubectl get -o yaml` output. */
 export interface Source { name: string; text: string }
+/** Options of a request. */
 export interface Options {
   /** Target Kubernetes version, e.g. "1.31" (default: a current release). */
   kubeVersion?: string;
@@ -19,52 +21,98 @@ export interface Options {
   /** Per-rule settings by rule id: "off", or the severity to report it with. */
   rules?: Record<string, "off" | "info" | "warning" | "error">;
 }
+/** The options a report was made with. */
+export interface EffectiveOptions { kubeVersion: string; complete: boolean; defaultClass?: string }
+/** A what-if operation for `simulate`, as an admin would run it. */
 export type Operation =
   | { op: "deletePv"; name: string }
   | { op: "deletePvc"; namespace: string; name: string }
   | { op: "removeClaimRef"; name: string }
   | { op: "removeFinalizers"; name: string }
   | { op: "apply"; sources: Source[] };
+/** Everything `lint` and `simulate` take besides the manifests. */
 export interface LintInput { sources: Source[]; cluster?: Source[]; options?: Options; eachFile?: boolean; operations?: Operation[] }
 export type Severity = "error" | "warning" | "info";
+export type Family = "stale-identity" | "binding" | "rwo-surge" | "reclaim" | "validity";
+/** Lines and columns (Unicode characters) are 1-based; the end is exclusive. */
 export interface Location {
   file: string; document: number; line: number; column: number; endLine: number; endColumn: number;
   /** Rendered input: the template (Helm) or source file (Kustomize) the document came from. */
   origin?: { file: string; tool: "helm" | "kustomize" };
 }
 export interface ObjectRef { apiVersion: string; kind: string; namespace?: string; name: string }
+/** A text replacement in the finding's file. */
 export interface Edit { line: number; column: number; endLine: number; endColumn: number; replacement: string }
+/** `exact`: `edits` fix the finding as they are; `illustration`: the snippet shows the shape of the fix. */
 export interface Suggestion { description: string; snippet?: string; applicability: "exact" | "illustration"; edits?: Edit[] }
 export interface Related { message: string; location: Location }
 export interface KubeEvent { type: "Normal" | "Warning"; reason: string; message: string }
+export type ClaimPhase = "Pending" | "Bound" | "Lost" | "Rejected";
+export type VolumePhase = "Available" | "Bound" | "Released" | "Failed";
+/** What the cluster does about a finding. */
 export interface Consequence {
   summary: string; subject?: ObjectRef; phase?: "Pending" | "Bound" | "Lost" | "Available" | "Released" | "Failed";
   event?: KubeEvent; storage?: "deleted" | "leaked" | "kept"; assumptions?: string[];
 }
 export interface Finding {
-  rule: string; family: string; severity: Severity; message: string; consequence?: Consequence; object?: ObjectRef;
+  rule: string; family: Family; severity: Severity;
+  /** The headline: what is wrong, on which object. */
+  message: string; consequence?: Consequence; object?: ObjectRef;
+  /** Dotted field path inside the object, empty for whole documents. */
   path: string; location: Location; help: string; suggestion?: Suggestion; related?: Related[];
 }
+/** `suppressed`: findings silenced by `# pvlint: ignore` comments or the config file. */
 export interface Summary { errors: number; warnings: number; infos: number; sources: number; documents: number; objects: number; suppressed?: number }
-export interface Report { schema: "pvlint/v1"; version: string; options: Options; findings: Finding[]; suppressed?: Finding[]; summary: Summary }
+/** `pvlint lint --format json` (docs/json-schema.md). */
+export interface Report { schema: "pvlint/v1"; version: string; options: EffectiveOptions; findings: Finding[]; suppressed?: Finding[]; summary: Summary }
+/** Where an object of the inputs is. */
+export interface Located { object: ObjectRef; file: string; line: number }
 export interface Origin { kind: "cluster" | "manifest" | "statefulset" | "provisioned"; object?: ObjectRef; file?: string; line?: number; ordinal?: number }
-export interface ClaimOutcome {
-  namespace: string; name: string; origin: Origin; phase: "Pending" | "Bound" | "Lost" | "Rejected";
-  volume: string | null; class: string | null; classSource: "written" | "admission" | "retroactive" | "none";
-  events: KubeEvent[]; why: string; orderDependent: boolean;
+/** The event reasons the simulation predicts. */
+export type EventReason =
+  | "FailedBinding" | "VolumeMismatch" | "ProvisioningFailed" | "ExternalProvisioning" | "ProvisioningSucceeded"
+  | "WaitForFirstConsumer" | "ClaimLost" | "ClaimMisbound" | "VolumeFailedDelete" | "VolumeFailedRecycle"
+  | "VolumeRecycled" | "VolumeUnknownReclaimPolicy";
+export interface SimEvent { type: "Normal" | "Warning"; reason: EventReason; message: string }
+/** A fit check of the PV controller. */
+export type Check = "beingDeleted" | "capacity" | "storageClassName" | "volumeAttributesClassName" | "volumeMode" | "accessModes" | "selector";
+/** How a claim relates to the volume it is bound to or names. */
+export interface Link {
+  volume: string;
+  how: "bestMatch" | "claimRef" | "volumeName" | "namedEachOther" | "provisioned" | "alreadyBound" | "rebound"
+     | "misbound" | "volumeMissing" | "mismatch" | "taken";
+  /** Failing checks (`mismatch`), or checks binding skipped although they fail (`claimRef`, `namedEachOther`). */
+  checks?: Check[];
+  /** `taken`, `misbound`: the claim the volume's claimRef names, `namespace/name`. */
+  holder?: string;
+  /** `bestMatch`: equally good volumes. */
+  tied?: string[];
 }
+export interface ClaimOutcome {
+  namespace: string; name: string; origin: Origin; phase: ClaimPhase;
+  volume: string | null; class: string | null; classSource: "written" | "admission" | "retroactive" | "none";
+  events: SimEvent[]; why: string; orderDependent: boolean;
+  link?: Link;
+  /** The workloads whose pods mount it. */
+  usedBy?: Located[];
+}
+export type StorageFate = "kept" | "provisioned" | "deleted" | "leftToProvisioner" | "recycled" | "deleteFailed" | "recycleFailed" | "leaked";
 export interface VolumeOutcome {
-  name: string; origin: Origin; phase: "Available" | "Bound" | "Released" | "Failed"; gone: boolean; terminating?: boolean; claim: string | null;
-  storage: { fate: "kept" | "provisioned" | "deleted" | "leftToProvisioner" | "recycled" | "deleteFailed" | "recycleFailed" | "leaked"; by?: string; error?: string };
-  backing: string; events: KubeEvent[]; why: string;
+  name: string; origin: Origin; phase: VolumePhase; gone: boolean;
+  /** Being deleted, and a finalizer keeps the object (pv-protection while Bound). */
+  terminating?: true;
+  claim: string | null;
+  storage: { fate: StorageFate; by?: string; error?: string };
+  backing: string; events: SimEvent[]; why: string;
 }
 export interface Step { operation: string; claims: ClaimOutcome[]; volumes: VolumeOutcome[] }
+/** `pvlint simulate --format json` (docs/simulation-schema.md). */
 export interface Simulation {
   schema: "pvlint-simulation/v1"; converged: boolean; assumptions: string[];
   claims: ClaimOutcome[]; volumes: VolumeOutcome[]; steps?: Step[];
 }
 export interface RuleDocs { what: string; why: string; example: string; fix: string; fixed: string; knownProblems: string }
-export interface RuleInfo { id: string; family: string; severity: Severity; summary: string; docs: RuleDocs }
+export interface RuleInfo { id: string; family: Family; severity: Severity; summary: string; docs: RuleDocs }
 "#;
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
@@ -73,15 +121,23 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// An argument that does not deserialise, as "what: why" (serde-wasm-bindgen's messages
+/// carry a JavaScript "Error: " prefix).
+fn bad_argument(what: &str, e: serde_wasm_bindgen::Error) -> JsError {
+    let e = e.to_string();
+    JsError::new(&format!(
+        "{what}: {}",
+        e.strip_prefix("Error: ").unwrap_or(&e)
+    ))
+}
+
 fn request(sources: JsValue, options: JsValue) -> Result<Request, JsError> {
     let mut r: Request = if options.is_undefined() || options.is_null() {
         Request::default()
     } else {
-        serde_wasm_bindgen::from_value(options)
-            .map_err(|e| JsError::new(&format!("options: {e}")))?
+        serde_wasm_bindgen::from_value(options).map_err(|e| bad_argument("options", e))?
     };
-    r.sources = serde_wasm_bindgen::from_value(sources)
-        .map_err(|e| JsError::new(&format!("sources: {e}")))?;
+    r.sources = serde_wasm_bindgen::from_value(sources).map_err(|e| bad_argument("sources", e))?;
     Ok(r)
 }
 

@@ -79,12 +79,8 @@ impl World {
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
             self.create_template_claims(side, ix);
         }
-        let consumers: HashSet<ClaimKey> = [cluster, manifests]
-            .iter()
-            .flat_map(|ix| consumers(ix))
-            .collect();
-        for c in &mut self.claims {
-            c.has_consumer |= consumers.contains(&c.key);
+        for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
+            self.add_consumers(side, ix);
         }
         self.decide_missing_classes();
     }
@@ -102,10 +98,7 @@ impl World {
         self.apply_volumes(Side::Manifest, ix);
         self.apply_claims(Side::Manifest, ix);
         self.create_template_claims(Side::Manifest, ix);
-        let consumers = consumers(ix);
-        for c in &mut self.claims {
-            c.has_consumer |= consumers.contains(&c.key);
-        }
+        self.add_consumers(Side::Manifest, ix);
         self.decide_missing_classes();
     }
 
@@ -381,6 +374,7 @@ impl World {
             bind_completed: c.bind_completed.is_some(),
             selected_node: c.selected_node,
             has_consumer: false,
+            used_by: Vec::new(),
             state: ClaimState::Pending(Pending::New),
             events: Vec::new(),
             race: None,
@@ -443,6 +437,9 @@ impl World {
                     };
                     let c = &mut self.claims[id.idx()];
                     c.has_consumer = true;
+                    if !c.used_by.contains(&(side, w.obj)) {
+                        c.used_by.push((side, w.obj));
+                    }
                     if c.template_of.is_none() {
                         c.template_of = Some(template_of);
                     }
@@ -472,6 +469,11 @@ impl World {
                 claim.class_source = existing.class_source.clone();
             }
             claim.has_consumer |= existing.has_consumer;
+            for u in &existing.used_by {
+                if !claim.used_by.contains(u) {
+                    claim.used_by.push(*u);
+                }
+            }
             if claim.template_of.is_none() {
                 claim.template_of = existing.template_of.clone();
             }
@@ -497,19 +499,26 @@ impl World {
     }
 }
 
-/// Claims a workload of this index mounts, by namespace/name.
-fn consumers(ix: &Index) -> HashSet<ClaimKey> {
-    let mut out = HashSet::new();
-    for w in &ix.workloads {
-        if ix.is_rejected(w.obj) {
-            continue;
-        }
-        for c in &w.claims {
-            out.insert(ClaimKey {
-                namespace: w.namespace.clone(),
-                name: c.claim.value.clone(),
-            });
+impl World {
+    /// Marks the claims a workload of this index mounts as consumed, and by which workload.
+    fn add_consumers(&mut self, side: Side, ix: &Index) {
+        for w in &ix.workloads {
+            if ix.is_rejected(w.obj) {
+                continue;
+            }
+            for u in &w.claims {
+                let key = ClaimKey {
+                    namespace: w.namespace.clone(),
+                    name: u.claim.value.clone(),
+                };
+                if let Some(id) = self.claim_by_key.get(&key).copied() {
+                    let c = &mut self.claims[id.idx()];
+                    c.has_consumer = true;
+                    if !c.used_by.contains(&(side, w.obj)) {
+                        c.used_by.push((side, w.obj));
+                    }
+                }
+            }
         }
     }
-    out
 }

@@ -52,6 +52,48 @@ pub struct ClaimOutcome {
     /// Another claim could take the volume this one would get: the real outcome depends on
     /// the order the controller sees them.
     pub order_dependent: bool,
+    /// How it relates to the volume it is bound to or names (absent when it names none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<LinkOut>,
+    /// The workloads whose pods mount it (a StatefulSet for the claims of its templates).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub used_by: Vec<Located>,
+}
+
+/// How a claim relates to a volume: the edge of a binding picture.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkOut {
+    pub volume: String,
+    /// Bound: `bestMatch`, `claimRef` (the volume's claimRef reserves it), `volumeName` (the
+    /// claim names it), `namedEachOther`, `provisioned`, `alreadyBound`, `rebound`. Lost:
+    /// `misbound`, `volumeMissing`. Pending: `mismatch`, `taken`, `volumeMissing`.
+    pub how: String,
+    /// The fit checks that fail (`mismatch`), or that binding skipped although they fail
+    /// (`claimRef`, `namedEachOther`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<String>,
+    /// `taken`, `misbound`: the claim the volume's claimRef names, `namespace/name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holder: Option<String>,
+    /// `bestMatch`: equally good volumes (which one binds is random).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tied: Vec<String>,
+}
+
+/// A fit check's name in JSON.
+fn check_id(m: &Mismatch) -> String {
+    use crate::binding::fit::Check;
+    match m.check() {
+        Check::BeingDeleted => "beingDeleted",
+        Check::Capacity => "capacity",
+        Check::Class => "storageClassName",
+        Check::AttributesClass => "volumeAttributesClassName",
+        Check::VolumeMode => "volumeMode",
+        Check::AccessModes => "accessModes",
+        Check::Selector => "selector",
+    }
+    .into()
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,7 +116,8 @@ pub struct VolumeOutcome {
     pub phase: VolumePhase,
     /// The object was deleted (`kubectl delete` or by the controller after deleting storage).
     pub gone: bool,
-    /// `kubectl delete` was called and a finalizer still holds the object (Terminating).
+    /// It is being deleted (deletionTimestamp set) and a finalizer keeps the object:
+    /// `kubernetes.io/pv-protection` while it is Bound, or the deleter's after a failed delete.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub terminating: bool,
     /// Its claimRef, `namespace/name`.
@@ -400,6 +443,61 @@ impl World {
         }
     }
 
+    fn link_out(&self, c: &Claim) -> Option<LinkOut> {
+        let name = |v: &VolumeId| self.volume(*v).name.clone();
+        let link = |volume: String, how: &str| LinkOut {
+            volume,
+            how: how.into(),
+            checks: Vec::new(),
+            holder: None,
+            tied: Vec::new(),
+        };
+        let checks = |ms: &[Mismatch]| ms.iter().map(check_id).collect::<Vec<_>>();
+        Some(match &c.state {
+            ClaimState::Bound { volume, how } => {
+                let v = name(volume);
+                match how {
+                    BindHow::BestMatch { tied } => LinkOut {
+                        tied: tied.iter().map(name).collect(),
+                        ..link(v, "bestMatch")
+                    },
+                    BindHow::ReservedByClaimRef { unchecked } => LinkOut {
+                        checks: checks(unchecked),
+                        ..link(v, "claimRef")
+                    },
+                    BindHow::NamedVolume => link(v, "volumeName"),
+                    BindHow::NamedEachOther { unchecked } => LinkOut {
+                        checks: checks(unchecked),
+                        ..link(v, "namedEachOther")
+                    },
+                    BindHow::Provisioned { .. } => link(v, "provisioned"),
+                    BindHow::AlreadyBound => link(v, "alreadyBound"),
+                    BindHow::Rebound => link(v, "rebound"),
+                }
+            }
+            ClaimState::Lost(Lost::NoVolumeName) => return None,
+            ClaimState::Lost(Lost::VolumeMissing { volume }) => {
+                link(volume.clone(), "volumeMissing")
+            }
+            ClaimState::Lost(Lost::Misbound { volume, claim_ref }) => LinkOut {
+                holder: Some(claim_ref.key.to_string()),
+                ..link(name(volume), "misbound")
+            },
+            ClaimState::Pending(Pending::VolumeMissing { volume }) => {
+                link(volume.clone(), "volumeMissing")
+            }
+            ClaimState::Pending(Pending::VolumeMismatch { volume, mismatches }) => LinkOut {
+                checks: checks(mismatches),
+                ..link(name(volume), "mismatch")
+            },
+            ClaimState::Pending(Pending::VolumeTaken { volume, holder, .. }) => LinkOut {
+                holder: Some(holder.key.to_string()),
+                ..link(name(volume), "taken")
+            },
+            ClaimState::Pending(_) | ClaimState::Rejected(_) => return None,
+        })
+    }
+
     fn claim_outcomes(&self, locate: &dyn Fn(Side, ObjId) -> Option<Located>) -> Vec<ClaimOutcome> {
         self.claims()
             .map(|(id, c)| ClaimOutcome {
@@ -429,6 +527,12 @@ impl World {
                 events: c.events.clone(),
                 why: self.claim_why(id),
                 order_dependent: c.race.is_some(),
+                link: self.link_out(c),
+                used_by: c
+                    .used_by
+                    .iter()
+                    .filter_map(|&(side, obj)| locate(side, obj))
+                    .collect(),
             })
             .collect()
     }

@@ -359,6 +359,8 @@ pub struct Claim {
     pub selected_node: bool,
     /// A pod of the input (or the cluster) uses it: delayed binding goes ahead.
     pub has_consumer: bool,
+    /// The workloads whose pods mount it (a StatefulSet for the claims of its templates).
+    pub used_by: Vec<(Side, ObjId)>,
     pub state: ClaimState,
     pub events: Vec<Event>,
     pub race: Option<Race>,
