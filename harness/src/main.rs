@@ -208,8 +208,8 @@ fn main() -> ExitCode {
             };
             print(&out)
         }
-        Command::AdmissionTest(a) => finish(admission::cli::admission_test(
-            &admission::cli::TestArgs {
+        Command::AdmissionTest(a) => {
+            finish(admission::cli::admission_test(&admission::cli::TestArgs {
                 policy: &a.policy,
                 request: &a.request,
                 cluster_state: a.cluster_state.as_deref(),
@@ -219,8 +219,8 @@ fn main() -> ExitCode {
                     timeout_ms: a.timeout_ms,
                     max_memory: a.max_memory_mib.saturating_mul(1 << 20),
                 },
-            },
-        )),
+            }))
+        }
         Command::Policy {
             command:
                 PolicyCommand::Annotate {

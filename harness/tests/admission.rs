@@ -13,11 +13,12 @@ use pvlint::admission::{self, Answers, Grants, Limits, Policy};
 use serde_json::{json, Value};
 
 fn fixtures() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(policy::repo().join("wasm/kubewarden/tests/fixtures"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut v: Vec<PathBuf> =
+        std::fs::read_dir(policy::repo().join("wasm/kubewarden/tests/fixtures"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
     v.sort();
     v
 }
@@ -65,7 +66,11 @@ fn rules(resp: &Value, key: &str) -> BTreeSet<String> {
 
 fn strs(v: &Value) -> Vec<String> {
     v.as_array()
-        .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -81,7 +86,11 @@ fn check(dir: &Path, run: &Run) {
         run.stderr
     );
     for s in strs(&expect["stderr"]) {
-        assert!(run.stderr.contains(&s), "{name}: stderr lacks {s:?}:\n{}", run.stderr);
+        assert!(
+            run.stderr.contains(&s),
+            "{name}: stderr lacks {s:?}:\n{}",
+            run.stderr
+        );
     }
     if run.code == 2 {
         assert!(run.stdout.is_empty(), "{name}: {}", run.stdout);
@@ -91,16 +100,29 @@ fn check(dir: &Path, run: &Run) {
     let resp = &review["response"];
     assert_eq!(review["kind"], "AdmissionReview");
     let reqdoc = doc(&dir.join("request.json"));
-    let uid = reqdoc.pointer("/request/uid").or_else(|| reqdoc.get("uid")).cloned();
+    let uid = reqdoc
+        .pointer("/request/uid")
+        .or_else(|| reqdoc.get("uid"))
+        .cloned();
     assert_eq!(Some(resp["uid"].clone()), uid, "{name}");
     assert_eq!(resp["allowed"], run.code == 0, "{name}");
     if let Some(r) = expect.get("rejected") {
         let want: BTreeSet<String> = strs(r).into_iter().collect();
-        assert_eq!(rules(resp, "pvlint-rejected"), want, "{name}: rejected rules\n{}", run.stdout);
+        assert_eq!(
+            rules(resp, "pvlint-rejected"),
+            want,
+            "{name}: rejected rules\n{}",
+            run.stdout
+        );
     }
     if let Some(w) = expect.get("warned") {
         let want: BTreeSet<String> = strs(w).into_iter().collect();
-        assert_eq!(rules(resp, "pvlint-warned"), want, "{name}: warned rules\n{}", run.stdout);
+        assert_eq!(
+            rules(resp, "pvlint-warned"),
+            want,
+            "{name}: warned rules\n{}",
+            run.stdout
+        );
     }
     if let Some(m) = expect["message"].as_str() {
         let got = resp["status"]["message"].as_str().unwrap_or("");
@@ -108,10 +130,17 @@ fn check(dir: &Path, run: &Run) {
     }
     if let Some(w) = expect["warning"].as_str() {
         let got = strs(&resp["warnings"]);
-        assert!(got.iter().any(|g| g.contains(w)), "{name}: warnings {got:?} lack {w:?}");
+        assert!(
+            got.iter().any(|g| g.contains(w)),
+            "{name}: warnings {got:?} lack {w:?}"
+        );
     }
     if expect["warned"].as_array().is_some_and(Vec::is_empty) && expect.get("warning").is_none() {
-        assert!(resp.get("warnings").is_none(), "{name}: unexpected warnings {}", resp["warnings"]);
+        assert!(
+            resp.get("warnings").is_none(),
+            "{name}: unexpected warnings {}",
+            resp["warnings"]
+        );
     }
 }
 
@@ -139,22 +168,46 @@ fn human_output_and_exit_codes() {
     let dir = policy::repo().join("wasm/kubewarden/tests/fixtures/seed-000-stale-claim-ref-uid");
     let run = admission_test(&dir, Some("cluster.yaml"), &[]);
     assert_eq!(run.code, 1);
-    assert!(run.stdout.starts_with("DENIED\nmessage:\n  error[stale-claim-ref-uid]: PersistentVolume"), "{}", run.stdout);
-    assert!(run.stdout.contains("audit annotations:\n  pvlint-rejected: "), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .starts_with("DENIED\nmessage:\n  error[stale-claim-ref-uid]: PersistentVolume"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("audit annotations:\n  pvlint-rejected: "),
+        "{}",
+        run.stdout
+    );
     let clean = policy::repo().join("wasm/kubewarden/tests/fixtures/clean-statefulset");
     let run = admission_test(&clean, Some("cluster.yaml"), &[]);
     assert_eq!((run.code, run.stdout.as_str()), (0, "ALLOWED\n"));
     // Errors: exit 2 with a message that names the file.
-    let run = admission_test(&dir, Some("nope.yaml"), &["--settings", "/nonexistent/settings.yaml"]);
+    let run = admission_test(
+        &dir,
+        Some("nope.yaml"),
+        &["--settings", "/nonexistent/settings.yaml"],
+    );
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("--settings /nonexistent/settings.yaml"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--settings /nonexistent/settings.yaml"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// The object as the user applied it: what the API server added before admission removed.
 fn applied_object(request: &Value) -> Value {
     let mut o = request["object"].clone();
     let m = o["metadata"].as_object_mut().unwrap();
-    for k in ["uid", "resourceVersion", "creationTimestamp", "generation", "managedFields"] {
+    for k in [
+        "uid",
+        "resourceVersion",
+        "creationTimestamp",
+        "generation",
+        "managedFields",
+    ] {
         m.remove(k);
     }
     o.as_object_mut().unwrap().remove("status");
@@ -163,14 +216,26 @@ fn applied_object(request: &Value) -> Value {
 
 #[test]
 fn decisions_match_pvlint_lint_with_the_whole_cluster_state() {
-    let tmp = policy::repo().join("target").join("policy-module").join(format!("diff-{}", std::process::id()));
+    let tmp = policy::repo()
+        .join("target")
+        .join("policy-module")
+        .join(format!("diff-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut compared = 0;
     for dir in fixtures() {
         let request = doc(&dir.join("request.json"));
-        let Some(req) = request.get("request") else { continue };
-        let settings = if dir.join("settings.yaml").exists() { doc(&dir.join("settings.yaml")) } else { json!({}) };
-        if req["operation"] != "CREATE" || settings.get("skipNamespaces").is_some() || !dir.join("cluster.yaml").exists() {
+        let Some(req) = request.get("request") else {
+            continue;
+        };
+        let settings = if dir.join("settings.yaml").exists() {
+            doc(&dir.join("settings.yaml"))
+        } else {
+            json!({})
+        };
+        if req["operation"] != "CREATE"
+            || settings.get("skipNamespaces").is_some()
+            || !dir.join("cluster.yaml").exists()
+        {
             continue;
         }
         let run = admission_test(&dir, Some("cluster.yaml"), &["--format", "json"]);
@@ -178,11 +243,21 @@ fn decisions_match_pvlint_lint_with_the_whole_cluster_state() {
             continue;
         }
         let resp = serde_json::from_str::<Value>(&run.stdout).unwrap()["response"].clone();
-        let obj = tmp.join(format!("{}.json", dir.file_name().unwrap().to_string_lossy()));
+        let obj = tmp.join(format!(
+            "{}.json",
+            dir.file_name().unwrap().to_string_lossy()
+        ));
         std::fs::write(&obj, applied_object(req).to_string()).unwrap();
         let kube = settings["kubeVersion"].as_str().unwrap_or("1.34");
         let out = Command::new(env!("CARGO_BIN_EXE_pvlint"))
-            .args(["lint", "--format", "json", "--kube-version", kube, "--cluster-state"])
+            .args([
+                "lint",
+                "--format",
+                "json",
+                "--kube-version",
+                kube,
+                "--cluster-state",
+            ])
             .arg(dir.join("cluster.yaml"))
             .arg(&obj)
             .output()
@@ -200,17 +275,39 @@ fn decisions_match_pvlint_lint_with_the_whole_cluster_state() {
             }
         }
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        assert_eq!(rules(&resp, "pvlint-rejected"), reject, "{name}: rejected vs pvlint lint");
-        assert_eq!(rules(&resp, "pvlint-warned"), warn, "{name}: warned vs pvlint lint");
+        assert_eq!(
+            rules(&resp, "pvlint-rejected"),
+            reject,
+            "{name}: rejected vs pvlint lint"
+        );
+        assert_eq!(
+            rules(&resp, "pvlint-warned"),
+            warn,
+            "{name}: warned vs pvlint lint"
+        );
         assert_eq!(resp["allowed"], reject.is_empty(), "{name}");
         // The CLI exits 1 exactly when the policy refuses (same threshold: error).
         if warn_only.is_empty() {
-            assert_eq!(out.status.code(), Some(if reject.is_empty() { 0 } else { 1 }), "{name}");
+            assert_eq!(
+                out.status.code(),
+                Some(if reject.is_empty() { 0 } else { 1 }),
+                "{name}"
+            );
         }
         // Rejection message: the CLI's headlines, with rule ids.
-        for f in findings.iter().filter(|f| reject.contains(f["rule"].as_str().unwrap())) {
-            let line = format!("error[{}]: {}", f["rule"].as_str().unwrap(), f["message"].as_str().unwrap());
-            assert!(resp["status"]["message"].as_str().unwrap().contains(&line), "{name}: {line}");
+        for f in findings
+            .iter()
+            .filter(|f| reject.contains(f["rule"].as_str().unwrap()))
+        {
+            let line = format!(
+                "error[{}]: {}",
+                f["rule"].as_str().unwrap(),
+                f["message"].as_str().unwrap()
+            );
+            assert!(
+                resp["status"]["message"].as_str().unwrap().contains(&line),
+                "{name}: {line}"
+            );
         }
         compared += 1;
     }
@@ -218,14 +315,21 @@ fn decisions_match_pvlint_lint_with_the_whole_cluster_state() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
-fn evaluator_with(policy: &Policy, cluster: &str) -> admission::Evaluator<'_> {
-    policy.evaluator(Answers::load(cluster, policy.grants()).unwrap()).unwrap()
+fn evaluator_with<'p>(policy: &'p Policy, cluster: &str) -> admission::Evaluator<'p> {
+    policy
+        .evaluator(Answers::load(cluster, policy.grants()).unwrap())
+        .unwrap()
 }
 
 fn seed(name: &str) -> (Value, String) {
-    let dir = policy::repo().join("wasm/kubewarden/tests/fixtures").join(name);
+    let dir = policy::repo()
+        .join("wasm/kubewarden/tests/fixtures")
+        .join(name);
     let req = doc(&dir.join("request.json"))["request"].clone();
-    (req, std::fs::read_to_string(dir.join("cluster.yaml")).unwrap())
+    (
+        req,
+        std::fs::read_to_string(dir.join("cluster.yaml")).unwrap(),
+    )
 }
 
 #[test]
@@ -233,7 +337,10 @@ fn protocol_and_settings_as_policy_server_calls_them() {
     let p = Policy::load(policy::module(), Limits::default()).unwrap();
     let mut ev = p.evaluator(Answers::empty(p.grants())).unwrap();
     assert_eq!(ev.protocol_version().unwrap(), "v1");
-    assert!(ev.validate_settings(&json!({"warnRules": ["rwo-rolling-surge"]})).valid);
+    assert!(
+        ev.validate_settings(&json!({"warnRules": ["rwo-rolling-surge"]}))
+            .valid
+    );
     let bad = ev.validate_settings(&json!({"ignoreRule": ["x"]}));
     assert!(!bad.valid);
     assert!(bad.message.unwrap().contains("did you mean ignoreRules?"));
@@ -265,12 +372,19 @@ fn a_kind_not_granted_degrades_to_the_manifest_only_verdict_with_policy_servers_
     let raw = pvlint::admission::annotate::write_metadata(policy::module(), &md).unwrap();
     let p = Policy::load(&raw, Limits::default()).unwrap();
     let d = evaluator_with(&p, &cluster).validate(&req, &json!({}));
-    assert!(d.warnings[0].contains("'kubernetes/list_resources_all' host capability"), "{:?}", d.warnings);
+    assert!(
+        d.warnings[0].contains("'kubernetes/list_resources_all' host capability"),
+        "{:?}",
+        d.warnings
+    );
 }
 
 #[test]
 fn a_huge_request_is_a_clean_rejection_within_the_memory_limit() {
-    let limits = Limits { timeout_ms: 10_000, max_memory: 48 << 20 };
+    let limits = Limits {
+        timeout_ms: 10_000,
+        max_memory: 48 << 20,
+    };
     let p = Policy::load(policy::module(), limits).unwrap();
     let (req, cluster) = seed("seed-003-deployment-rwo-claim");
     let mut ev = evaluator_with(&p, &cluster);
@@ -282,7 +396,10 @@ fn a_huge_request_is_a_clean_rejection_within_the_memory_limit() {
     assert!(d.message.as_deref().unwrap().contains("48 MiB"), "{d:?}");
     // The instance was rebuilt: the next request is judged as usual.
     let d = ev.validate(&req, &json!({}));
-    assert_eq!(d.audit_annotations["pvlint-rejected"], "rwo-rolling-surge", "{d:?}");
+    assert_eq!(
+        d.audit_annotations["pvlint-rejected"], "rwo-rolling-surge",
+        "{d:?}"
+    );
 }
 
 #[test]
@@ -311,12 +428,25 @@ const ENDLESS: &str = r#"(module
 
 #[test]
 fn a_guest_that_never_returns_is_stopped_at_the_deadline() {
-    let p = Policy::load(ENDLESS.as_bytes(), Limits { timeout_ms: 300, max_memory: 16 << 20 }).unwrap();
+    let p = Policy::load(
+        ENDLESS.as_bytes(),
+        Limits {
+            timeout_ms: 300,
+            max_memory: 16 << 20,
+        },
+    )
+    .unwrap();
     let mut ev = p.evaluator(Answers::empty(Grants::default())).unwrap();
     let d = ev.validate(&json!({"uid": "u"}), &json!({}));
     assert!(!d.allowed);
     assert_eq!(d.code, Some(500));
-    assert!(d.message.as_deref().unwrap().contains("did not finish within 300 ms"), "{d:?}");
+    assert!(
+        d.message
+            .as_deref()
+            .unwrap()
+            .contains("did not finish within 300 ms"),
+        "{d:?}"
+    );
     // And again: the rebuilt instance is stopped too (no stuck state).
     let d = ev.validate(&json!({"uid": "v"}), &json!({}));
     assert_eq!(d.uid, "v");
@@ -342,7 +472,9 @@ fn policy_annotate_writes_the_metadata_section() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let annotated = std::fs::read(&out).unwrap();
-    let md = pvlint::admission::annotate::read_metadata(&annotated).unwrap().unwrap();
+    let md = pvlint::admission::annotate::read_metadata(&annotated)
+        .unwrap()
+        .unwrap();
     assert_eq!(md["protocolVersion"], "v1");
     assert_eq!(md["mutating"], false);
     assert_eq!(

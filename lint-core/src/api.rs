@@ -314,7 +314,8 @@ mod tests {
 
     #[test]
     fn documents_as_json() {
-        let docs = documents_json("a: yes\nb: \"yes\"\nc: 0x1F\nd: 1.5\ne: ~\n---\n[1, x]\n").unwrap();
+        let docs =
+            documents_json("a: yes\nb: \"yes\"\nc: 0x1F\nd: 1.5\ne: ~\n---\n[1, x]\n").unwrap();
         assert_eq!(
             docs,
             vec![

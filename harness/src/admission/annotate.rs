@@ -64,7 +64,9 @@ fn sections(module: &[u8]) -> Result<Vec<Section>, String> {
         let end = at
             .checked_add(size)
             .filter(|&e| e <= module.len())
-            .ok_or_else(|| format!("section {id} at byte {start} runs past the end of the module"))?;
+            .ok_or_else(|| {
+                format!("section {id} at byte {start} runs past the end of the module")
+            })?;
         let custom = if id == 0 {
             let mut p = at;
             let len = read_leb_u32(module, &mut p)? as usize;
@@ -107,7 +109,10 @@ pub fn read_metadata(module: &[u8]) -> Result<Option<Value>, String> {
 pub fn write_metadata(module: &[u8], metadata: &Value) -> Result<Vec<u8>, String> {
     let mut out = module[..8].to_vec();
     for s in sections(module)? {
-        let ours = s.id == 0 && s.custom.as_ref().is_some_and(|(n, _)| n == METADATA_SECTION);
+        let ours = s.id == 0
+            && s.custom
+                .as_ref()
+                .is_some_and(|(n, _)| n == METADATA_SECTION);
         if !ours {
             out.extend_from_slice(&module[s.start..s.end]);
         }
@@ -167,7 +172,10 @@ fn strings<'a>(v: Option<&'a Value>, what: &str) -> Result<Vec<&'a str>, String>
         .ok_or_else(|| format!("{what} must be a list of strings"))?;
     items
         .iter()
-        .map(|i| i.as_str().ok_or_else(|| format!("{what} must hold strings")))
+        .map(|i| {
+            i.as_str()
+                .ok_or_else(|| format!("{what} must hold strings"))
+        })
         .collect()
 }
 
@@ -197,9 +205,7 @@ pub fn capability_allowed(granted: Option<&[String]>, path: &str) -> bool {
 /// Checks `metadata.yml` (as JSON) the way policy-evaluator's `Metadata` validates it, and
 /// sets the protocol version the module reported. Errors name the field.
 pub fn prepare_metadata(mut md: Value, protocol_version: &str) -> Result<Value, String> {
-    let m: &mut Map<String, Value> = md
-        .as_object_mut()
-        .ok_or("the metadata must be a mapping")?;
+    let m: &mut Map<String, Value> = md.as_object_mut().ok_or("the metadata must be a mapping")?;
     for k in m.keys() {
         if !TOP_KEYS.contains(&k.as_str()) {
             return Err(format!(
@@ -295,7 +301,11 @@ mod tests {
     fn metadata_round_trips_and_replaces_an_earlier_section() {
         let with_type = [EMPTY, &[1, 4, 1, 0x60, 0, 0]].concat();
         let a = write_metadata(&with_type, &json!({"mutating": false})).unwrap();
-        assert_eq!(&a[..with_type.len()], &with_type[..], "existing sections kept");
+        assert_eq!(
+            &a[..with_type.len()],
+            &with_type[..],
+            "existing sections kept"
+        );
         assert_eq!(read_metadata(&a).unwrap(), Some(json!({"mutating": false})));
         let b = write_metadata(&a, &json!({"mutating": true})).unwrap();
         assert_eq!(read_metadata(&b).unwrap(), Some(json!({"mutating": true})));
@@ -310,7 +320,9 @@ mod tests {
 
     #[test]
     fn bad_modules_are_errors() {
-        assert!(read_metadata(b"hello").unwrap_err().contains("not a WebAssembly module"));
+        assert!(read_metadata(b"hello")
+            .unwrap_err()
+            .contains("not a WebAssembly module"));
         assert!(read_metadata(b"\0asm\x0d\0\x01\0")
             .unwrap_err()
             .contains("core module"));
@@ -329,9 +341,18 @@ mod tests {
             (json!({"mutatng": false}), "did you mean mutating?"),
             (json!({"mutating": "no"}), "mutating must be true or false"),
             (json!({"executionMode": "wapc"}), "is not one of"),
-            (json!({"hostCapabilities": ["kubernetes/get_resources"]}), "did you mean kubernetes/get_resource?"),
-            (json!({"contextAwareResources": [{"kind": "Pod"}]}), "apiVersion must be set"),
-            (json!({"rules": [{"apiGroups": [""], "apiVersions": ["v1"], "resources": ["pods"], "operations": ["CRATE"]}]}), "did you mean CREATE?"),
+            (
+                json!({"hostCapabilities": ["kubernetes/get_resources"]}),
+                "did you mean kubernetes/get_resource?",
+            ),
+            (
+                json!({"contextAwareResources": [{"kind": "Pod"}]}),
+                "apiVersion must be set",
+            ),
+            (
+                json!({"rules": [{"apiGroups": [""], "apiVersions": ["v1"], "resources": ["pods"], "operations": ["CRATE"]}]}),
+                "did you mean CREATE?",
+            ),
         ] {
             let mut md = ok.clone();
             for (k, v) in change.as_object().unwrap() {

@@ -56,11 +56,14 @@ impl Grants {
                 ))
             })
             .collect();
-        let capabilities = md.get("hostCapabilities").and_then(Value::as_array).map(|l| {
-            l.iter()
-                .filter_map(|c| c.as_str().map(String::from))
-                .collect()
-        });
+        let capabilities = md
+            .get("hostCapabilities")
+            .and_then(Value::as_array)
+            .map(|l| {
+                l.iter()
+                    .filter_map(|c| c.as_str().map(String::from))
+                    .collect()
+            });
         Grants {
             resources,
             capabilities,
@@ -186,7 +189,11 @@ fn parse_exchange(e: &Value) -> Result<Exchange, String> {
     let response = match text(response, "type") {
         Some("Success") => Ok(text(response, "payload").unwrap_or("").to_string()),
         Some("Error") => Err(text(response, "message").unwrap_or("").to_string()),
-        other => return Err(format!("response type {other:?} is neither Success nor Error")),
+        other => {
+            return Err(format!(
+                "response type {other:?} is neither Success nor Error"
+            ))
+        }
     };
     Ok(Exchange {
         variant,
@@ -218,7 +225,13 @@ impl Answers {
     }
 
     /// The waPC host callback.
-    pub fn callback(&self, binding: &str, namespace: &str, operation: &str, payload: &[u8]) -> HostResult {
+    pub fn callback(
+        &self,
+        binding: &str,
+        namespace: &str,
+        operation: &str,
+        payload: &[u8],
+    ) -> HostResult {
         if binding != "kubewarden" {
             return err(format!("unknown binding: {binding}"));
         }
@@ -242,18 +255,27 @@ impl Answers {
         let req: Value = serde_json::from_slice(payload)
             .map_err(|e| format!("cannot read the {operation} request: {e}"))?;
         let (variant, fields) = match operation {
-            "get_resource" => ("KubernetesGetResource", json!({
-                "api_version": req.get("api_version"), "kind": req.get("kind"), "name": req.get("name"),
-                "namespace": req.get("namespace"), "disable_cache": req.get("disable_cache").cloned().unwrap_or(Value::Bool(false)),
-            })),
-            "list_resources_all" => ("KubernetesListResourceAll", json!({
-                "api_version": req.get("api_version"), "kind": req.get("kind"),
-                "label_selector": req.get("label_selector"), "field_selector": req.get("field_selector"),
-            })),
-            "list_resources_by_namespace" => ("KubernetesListResourceNamespace", json!({
-                "api_version": req.get("api_version"), "kind": req.get("kind"), "namespace": req.get("namespace"),
-                "label_selector": req.get("label_selector"), "field_selector": req.get("field_selector"),
-            })),
+            "get_resource" => (
+                "KubernetesGetResource",
+                json!({
+                    "api_version": req.get("api_version"), "kind": req.get("kind"), "name": req.get("name"),
+                    "namespace": req.get("namespace"), "disable_cache": req.get("disable_cache").cloned().unwrap_or(Value::Bool(false)),
+                }),
+            ),
+            "list_resources_all" => (
+                "KubernetesListResourceAll",
+                json!({
+                    "api_version": req.get("api_version"), "kind": req.get("kind"),
+                    "label_selector": req.get("label_selector"), "field_selector": req.get("field_selector"),
+                }),
+            ),
+            "list_resources_by_namespace" => (
+                "KubernetesListResourceNamespace",
+                json!({
+                    "api_version": req.get("api_version"), "kind": req.get("kind"), "namespace": req.get("namespace"),
+                    "label_selector": req.get("label_selector"), "field_selector": req.get("field_selector"),
+                }),
+            ),
             "can_i" => return err("pvlint's admission host does not answer can_i".into()),
             _ => return err(format!("unknown operation: {operation}")),
         };
@@ -289,7 +311,9 @@ impl Answers {
                 }
             }
             Source::Cluster(objects) => {
-                let of_kind = |o: &&Value| text(o, "apiVersion") == Some(api_version) && text(o, "kind") == Some(kind);
+                let of_kind = |o: &&Value| {
+                    text(o, "apiVersion") == Some(api_version) && text(o, "kind") == Some(kind)
+                };
                 match operation {
                     "get_resource" => {
                         let name = text(&req, "name").unwrap_or("");
@@ -386,17 +410,37 @@ mod tests {
         assert_eq!(got["metadata"]["name"], "data");
         let e = call(&a, "get_resource", json!({"api_version": "v1", "kind": "PersistentVolumeClaim", "name": "nope", "namespace": "test"})).unwrap_err();
         assert_eq!(e, "Callback evaluation failure: Cannot find v1/PersistentVolumeClaim named 'nope' inside of namespace 'Some(\"test\")'");
-        let list = call(&a, "list_resources_all", json!({"api_version": "v1", "kind": "PersistentVolume"})).unwrap();
+        let list = call(
+            &a,
+            "list_resources_all",
+            json!({"api_version": "v1", "kind": "PersistentVolume"}),
+        )
+        .unwrap();
         assert_eq!(list["kind"], "PersistentVolumeList");
         assert_eq!(list["items"].as_array().unwrap().len(), 1);
-        let e = call(&a, "list_resources_by_namespace", json!({"api_version": "v1", "kind": "PersistentVolume", "namespace": "x"})).unwrap_err();
+        let e = call(
+            &a,
+            "list_resources_by_namespace",
+            json!({"api_version": "v1", "kind": "PersistentVolume", "namespace": "x"}),
+        )
+        .unwrap_err();
         assert!(e.contains("is cluster wide"), "{e}");
-        let e = call(&a, "get_resource", json!({"api_version": "v1", "kind": "Secret", "name": "s", "namespace": "x"})).unwrap_err();
+        let e = call(
+            &a,
+            "get_resource",
+            json!({"api_version": "v1", "kind": "Secret", "name": "s", "namespace": "x"}),
+        )
+        .unwrap_err();
         assert_eq!(e, "Policy has not been granted access to Kubernetes v1/Secret resources. The violation has been reported.");
         let mut g = grants();
         g.capabilities = Some(vec!["kubernetes/get_resource".into()]);
         let a = Answers::load(STATE, g).unwrap();
-        let e = call(&a, "list_resources_all", json!({"api_version": "v1", "kind": "PersistentVolume"})).unwrap_err();
+        let e = call(
+            &a,
+            "list_resources_all",
+            json!({"api_version": "v1", "kind": "PersistentVolume"}),
+        )
+        .unwrap_err();
         assert_eq!(e, "Policy has not been granted access to the 'kubernetes/list_resources_all' host capability. The violation has been reported.");
     }
 
@@ -431,8 +475,14 @@ mod tests {
         let got = call(&a, "get_resource", json!({"api_version": "v1", "kind": "PersistentVolumeClaim", "name": "data", "namespace": "test", "disable_cache": false, "field_masks": null})).unwrap();
         assert_eq!(got["metadata"]["name"], "data");
         let e = call(&a, "get_resource", json!({"api_version": "v1", "kind": "PersistentVolume", "name": "other", "namespace": null, "disable_cache": false})).unwrap_err();
-        assert!(e.starts_with("Callback evaluation failure: Replay error: unexpected request"), "{e}");
+        assert!(
+            e.starts_with("Callback evaluation failure: Replay error: unexpected request"),
+            "{e}"
+        );
         let e = call(&a, "get_resource", json!({"api_version": "v1", "kind": "PersistentVolume", "name": "gone", "namespace": null, "disable_cache": false})).unwrap_err();
-        assert_eq!(e, "Callback evaluation failure: the list of recorded responses is empty");
+        assert_eq!(
+            e,
+            "Callback evaluation failure: the list of recorded responses is empty"
+        );
     }
 }

@@ -91,7 +91,9 @@ fn run(a: &TestArgs<'_>) -> Result<Outcome, String> {
     let mut ev = policy.evaluator(answers)?;
     let version = ev.protocol_version()?;
     if version != "v1" {
-        return Err(format!("the policy speaks protocol {version}, this host speaks v1"));
+        return Err(format!(
+            "the policy speaks protocol {version}, this host speaks v1"
+        ));
     }
     let verdict = ev.validate_settings(&settings);
     if !verdict.valid {
@@ -120,8 +122,8 @@ pub fn annotate_module(module: &Path, metadata: &Path, output: &Path) -> Outcome
     let run = || -> Result<String, String> {
         let bytes = read(module, "module")?;
         let md = one_document(metadata, "--metadata")?;
-        let annotated = annotate_bytes(&bytes, md)
-            .map_err(|e| format!("{}: {e}", metadata.display()))?;
+        let annotated =
+            annotate_bytes(&bytes, md).map_err(|e| format!("{}: {e}", metadata.display()))?;
         std::fs::write(output, &annotated)
             .map_err(|e| format!("--output {}: {e}", output.display()))?;
         Ok(format!(

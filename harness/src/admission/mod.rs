@@ -20,7 +20,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use wapc::WapcHost;
-use wasmtime_provider::{EpochDeadlines, ResourceLimits, WasmtimeEngineProviderBuilder, WasmtimeEngineProviderPre};
+use wasmtime_provider::{
+    EpochDeadlines, ResourceLimits, WasmtimeEngineProviderBuilder, WasmtimeEngineProviderPre,
+};
 
 pub use answers::{Answers, Grants};
 pub use review::Decision;
@@ -78,7 +80,12 @@ pub struct Policy {
 
 impl Policy {
     pub fn load(bytes: &[u8], limits: Limits) -> Result<Policy, String> {
-        let metadata = annotate::read_metadata(bytes)?;
+        // A binary module carries its metadata; WAT text (tests) carries none.
+        let metadata = if bytes.starts_with(b"\0asm") {
+            annotate::read_metadata(bytes)?
+        } else {
+            None
+        };
         let engine = engine()?;
         let module = wasmtime::Module::new(engine, bytes)
             .map_err(|e| format!("cannot compile the policy: {e:#}"))?;
@@ -115,7 +122,11 @@ impl Policy {
     }
 
     fn host(&self, answers: &Arc<Answers>) -> Result<WapcHost, String> {
-        let ticks = self.limits.timeout_ms.div_ceil(TICK.as_millis() as u64).max(1);
+        let ticks = self
+            .limits
+            .timeout_ms
+            .div_ceil(TICK.as_millis() as u64)
+            .max(1);
         let engine = self
             .pre
             .rehydrate(Some(EpochDeadlines {
@@ -165,8 +176,12 @@ impl Evaluator<'_> {
     /// `protocol_version`: "v1" for a Kubewarden waPC policy.
     pub fn protocol_version(&mut self) -> Result<String, String> {
         let r = self.call("protocol_version", &[])?;
-        serde_json::from_slice::<String>(&r)
-            .map_err(|e| format!("protocol_version answered {}: {e}", String::from_utf8_lossy(&r)))
+        serde_json::from_slice::<String>(&r).map_err(|e| {
+            format!(
+                "protocol_version answered {}: {e}",
+                String::from_utf8_lossy(&r)
+            )
+        })
     }
 
     /// `validate_settings` with the settings as JSON.
@@ -194,13 +209,27 @@ impl Evaluator<'_> {
     pub fn validate(&mut self, request: &Value, settings: &Value) -> Decision {
         let payload = serde_json::to_vec(&json!({"request": request, "settings": settings}))
             .unwrap_or_default();
-        self.validate_payload(request.get("uid").and_then(Value::as_str).unwrap_or(""), &payload)
+        self.validate_payload(
+            request.get("uid").and_then(Value::as_str).unwrap_or(""),
+            &payload,
+        )
     }
 
     /// `validate` with a ready payload (benchmarks, fuzzing).
     pub fn validate_payload(&mut self, uid: &str, payload: &[u8]) -> Decision {
         match self.call("validate", payload) {
             Ok(r) => Decision::from_policy_response(uid, &r),
+            Err(e) if payload.len().saturating_mul(2) > self.policy.limits.max_memory => {
+                Decision::internal_error(
+                    uid,
+                    format!(
+                        "the request ({} MiB) is too large for the policy's {} MiB of memory: {}",
+                        payload.len() >> 20,
+                        self.policy.limits.max_memory >> 20,
+                        e.lines().next().unwrap_or(&e)
+                    ),
+                )
+            }
             Err(e) => Decision::internal_error(uid, e),
         }
     }

@@ -112,7 +112,11 @@ impl Decision {
 
     /// For people.
     pub fn human(&self) -> String {
-        let mut s = String::from(if self.allowed { "ALLOWED\n" } else { "DENIED\n" });
+        let mut s = String::from(if self.allowed {
+            "ALLOWED\n"
+        } else {
+            "DENIED\n"
+        });
         if let Some(c) = self.code {
             s.push_str(&format!("code: {c}\n"));
         }
@@ -145,12 +149,19 @@ mod tests {
     #[test]
     fn reviews_and_bare_requests() {
         let req = json!({"uid": "1", "kind": {"kind": "Pod"}, "operation": "CREATE"});
-        let review = json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": req});
+        let review =
+            json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": req});
         assert_eq!(admission_request(&review).unwrap(), req);
         assert_eq!(admission_request(&req).unwrap(), req);
-        assert!(admission_request(&json!({"kind": "AdmissionReview"})).unwrap_err().contains("no request"));
-        assert!(admission_request(&json!({"uid": "1"})).unwrap_err().contains("no \"kind\""));
-        assert!(admission_request(&json!([1])).unwrap_err().contains("mapping"));
+        assert!(admission_request(&json!({"kind": "AdmissionReview"}))
+            .unwrap_err()
+            .contains("no request"));
+        assert!(admission_request(&json!({"uid": "1"}))
+            .unwrap_err()
+            .contains("no \"kind\""));
+        assert!(admission_request(&json!([1]))
+            .unwrap_err()
+            .contains("mapping"));
     }
 
     #[test]

@@ -41,7 +41,10 @@ pub fn module_file() -> &'static Path {
     F.get_or_init(|| {
         let dir = repo().join("target").join("policy-module");
         std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join(format!("pvlint-policy-annotated-{}.wasm", std::process::id()));
+        let p = dir.join(format!(
+            "pvlint-policy-annotated-{}.wasm",
+            std::process::id()
+        ));
         std::fs::write(&p, module()).unwrap();
         p
     })

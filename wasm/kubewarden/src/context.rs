@@ -296,8 +296,13 @@ pub fn gather(
     }
     let mut out = Vec::with_capacity(g.classes.len() + g.drivers.len() + g.volumes.len() + 1);
     let live = old.map(|o| (kind, name_of(o).unwrap_or_default()));
-    let is_live = |k: &str, v: &Value| live.is_some_and(|(lk, ln)| lk == k && name_of(v) == Some(ln));
-    out.extend(g.classes.into_iter().filter(|v| !is_live("StorageClass", v)));
+    let is_live =
+        |k: &str, v: &Value| live.is_some_and(|(lk, ln)| lk == k && name_of(v) == Some(ln));
+    out.extend(
+        g.classes
+            .into_iter()
+            .filter(|v| !is_live("StorageClass", v)),
+    );
     out.extend(g.drivers.into_iter().filter(|v| !is_live("CSIDriver", v)));
     out.extend(
         g.volumes
@@ -468,13 +473,27 @@ pub(crate) mod tests {
         let f = cluster();
         let c = pvc("app", "new", None);
         let got = gather("PersistentVolumeClaim", "app", &c, None, &f).unwrap();
-        assert_eq!(got.iter().filter(|o| matches(o, "v1", "PersistentVolume")).count(), 5);
+        assert_eq!(
+            got.iter()
+                .filter(|o| matches(o, "v1", "PersistentVolume"))
+                .count(),
+            5
+        );
         // A workload mounting a claim that does not exist yet lists the pool too.
         let d = json!({"kind": "Pod", "metadata": {"name": "p", "namespace": "app"},
             "spec": {"volumes": [{"name": "x", "persistentVolumeClaim": {"claimName": "nope"}}]}});
         let got = gather("Pod", "app", &d, None, &f).unwrap();
-        assert!(f.calls.borrow().iter().any(|c| c == "list PersistentVolume"));
-        assert_eq!(got.iter().filter(|o| matches(o, "v1", "PersistentVolume")).count(), 5);
+        assert!(f
+            .calls
+            .borrow()
+            .iter()
+            .any(|c| c == "list PersistentVolume"));
+        assert_eq!(
+            got.iter()
+                .filter(|o| matches(o, "v1", "PersistentVolume"))
+                .count(),
+            5
+        );
     }
 
     #[test]
@@ -484,7 +503,11 @@ pub(crate) mod tests {
         let got = gather("PersistentVolume", "", &v, None, &f).unwrap();
         assert_eq!(
             names(&got),
-            ["StorageClass fast", "PersistentVolume pv-a", "PersistentVolumeClaim a"]
+            [
+                "StorageClass fast",
+                "PersistentVolume pv-a",
+                "PersistentVolumeClaim a"
+            ]
         );
         // A claim that does not exist is not an error.
         let v = pv("pv-new", Some(("app", "gone")));
@@ -495,15 +518,26 @@ pub(crate) mod tests {
     #[test]
     fn statefulset_template_claims_are_found_by_name() {
         let f = Fake {
-            objects: vec![pvc("db", "data-web-0", Some("pv-0")), pvc("db", "data-web-7", None), pv("pv-0", Some(("db", "data-web-0")))],
+            objects: vec![
+                pvc("db", "data-web-0", Some("pv-0")),
+                pvc("db", "data-web-7", None),
+                pv("pv-0", Some(("db", "data-web-0"))),
+            ],
             ..Fake::default()
         };
         let sts = json!({"kind": "StatefulSet", "metadata": {"name": "web", "namespace": "db"},
             "spec": {"replicas": 2, "volumeClaimTemplates": [{"metadata": {"name": "data"}}]}});
         let got = gather("StatefulSet", "db", &sts, None, &f).unwrap();
         // data-web-7 is outside the ordinals; data-web-1 does not exist yet: the pool is read.
-        assert_eq!(names(&got), ["PersistentVolume pv-0", "PersistentVolumeClaim data-web-0"]);
-        assert!(f.calls.borrow().iter().any(|c| c == "list PersistentVolume"));
+        assert_eq!(
+            names(&got),
+            ["PersistentVolume pv-0", "PersistentVolumeClaim data-web-0"]
+        );
+        assert!(f
+            .calls
+            .borrow()
+            .iter()
+            .any(|c| c == "list PersistentVolume"));
     }
 
     #[test]
@@ -515,7 +549,11 @@ pub(crate) mod tests {
         let got = gather("PersistentVolumeClaim", "app", &new, Some(&old), &f).unwrap();
         assert_eq!(
             names(&got),
-            ["StorageClass fast", "PersistentVolume pv-a", "PersistentVolumeClaim a"]
+            [
+                "StorageClass fast",
+                "PersistentVolume pv-a",
+                "PersistentVolumeClaim a"
+            ]
         );
         assert_eq!(got.last().unwrap(), &old);
     }

@@ -188,8 +188,12 @@ pub fn decide(request: &Value, settings: &Settings, lookup: &dyn Lookup) -> Resp
     };
     let lint = |o: &Value| {
         let mut o = strip_server_fields(o);
-        if let (Some(m), false) = (o.get_mut("metadata").and_then(Value::as_object_mut), namespace.is_empty()) {
-            m.entry("namespace").or_insert_with(|| Value::from(namespace));
+        if let (Some(m), false) = (
+            o.get_mut("metadata").and_then(Value::as_object_mut),
+            namespace.is_empty(),
+        ) {
+            m.entry("namespace")
+                .or_insert_with(|| Value::from(namespace));
         }
         let text = serde_json::to_string(&o).unwrap_or_default();
         pvlint_core::api::lint(&Request {
@@ -229,7 +233,9 @@ pub fn decide(request: &Value, settings: &Settings, lookup: &dyn Lookup) -> Resp
     if warnings.len() > MAX_WARNINGS {
         let more = warnings.len() - (MAX_WARNINGS - 1);
         warnings.truncate(MAX_WARNINGS - 1);
-        warnings.push(format!("pvlint: {more} more warnings; `pvlint lint` shows them all"));
+        warnings.push(format!(
+            "pvlint: {more} more warnings; `pvlint lint` shows them all"
+        ));
     }
     let mut annotations = BTreeMap::new();
     if !denied_rules.is_empty() {
@@ -313,12 +319,18 @@ mod tests {
             ..Fake::default()
         };
         let r = evaluate(
-            &payload(review("CREATE", ("", "PersistentVolume"), stale_pv(), None), json!({})),
+            &payload(
+                review("CREATE", ("", "PersistentVolume"), stale_pv(), None),
+                json!({}),
+            ),
             &f,
         );
         assert!(!r.accepted, "{r:?}");
         let m = r.message.unwrap();
-        assert!(m.starts_with("error[stale-claim-ref-uid]: PersistentVolume shared"), "{m}");
+        assert!(
+            m.starts_with("error[stale-claim-ref-uid]: PersistentVolume shared"),
+            "{m}"
+        );
         assert_eq!(
             r.audit_annotations.unwrap()["pvlint-rejected"],
             "stale-claim-ref-uid"
@@ -341,7 +353,10 @@ mod tests {
         assert!(r.accepted, "{r:?}");
         let w = r.warnings.unwrap();
         assert!(w[0].starts_with("error[stale-claim-ref-uid]"), "{w:?}");
-        assert_eq!(r.audit_annotations.unwrap()["pvlint-warned"], "stale-claim-ref-uid");
+        assert_eq!(
+            r.audit_annotations.unwrap()["pvlint-warned"],
+            "stale-claim-ref-uid"
+        );
     }
 
     #[test]
@@ -357,13 +372,17 @@ mod tests {
         let mut new = old.clone();
         new["metadata"]["labels"] = json!({"team": "a"});
         let r = evaluate(
-            &payload(review("UPDATE", ("", "PersistentVolume"), new, Some(old)), json!({})),
+            &payload(
+                review("UPDATE", ("", "PersistentVolume"), new, Some(old)),
+                json!({}),
+            ),
             &f,
         );
         assert!(r.accepted, "{r:?}");
         let w = r.warnings.unwrap_or_default();
         assert!(
-            w.iter().all(|w| w.ends_with("(already so before this update)")),
+            w.iter()
+                .all(|w| w.ends_with("(already so before this update)")),
             "{w:?}"
         );
     }
@@ -375,13 +394,19 @@ mod tests {
             ..Fake::default()
         };
         let r = evaluate(
-            &payload(review("CREATE", ("", "PersistentVolume"), stale_pv(), None), json!({})),
+            &payload(
+                review("CREATE", ("", "PersistentVolume"), stale_pv(), None),
+                json!({}),
+            ),
             &f,
         );
         // Without the cluster the claimRef.uid is still identity from elsewhere.
         assert!(!r.accepted);
         let w = r.warnings.unwrap();
-        assert!(w[0].contains("cannot read the cluster state (Policy has not been granted"), "{w:?}");
+        assert!(
+            w[0].contains("cannot read the cluster state (Policy has not been granted"),
+            "{w:?}"
+        );
     }
 
     #[test]
@@ -389,7 +414,11 @@ mod tests {
         let f = Fake::default();
         for (op, kind, obj) in [
             ("DELETE", ("", "PersistentVolume"), stale_pv()),
-            ("CREATE", ("", "ConfigMap"), json!({"metadata": {"name": "x"}})),
+            (
+                "CREATE",
+                ("", "ConfigMap"),
+                json!({"metadata": {"name": "x"}}),
+            ),
             ("CREATE", ("", "PersistentVolume"), {
                 let mut v = stale_pv();
                 v["metadata"]["deletionTimestamp"] = json!("2024-01-01T00:00:00Z");
@@ -403,14 +432,20 @@ mod tests {
         let mut pod = json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": "p", "namespace": "kube-system"}, "spec": {}});
         let r = evaluate(
-            &payload(review("CREATE", ("", "Pod"), pod.clone(), None), json!({"skipNamespaces": ["kube-system"]})),
+            &payload(
+                review("CREATE", ("", "Pod"), pod.clone(), None),
+                json!({"skipNamespaces": ["kube-system"]}),
+            ),
             &f,
         );
         assert!(r.accepted);
         pod["metadata"]["namespace"] = json!("app");
         pod["metadata"]["ownerReferences"] =
             json!([{"kind": "ReplicaSet", "name": "rs", "controller": true}]);
-        let r = evaluate(&payload(review("CREATE", ("", "Pod"), pod, None), json!({})), &f);
+        let r = evaluate(
+            &payload(review("CREATE", ("", "Pod"), pod, None), json!({})),
+            &f,
+        );
         assert!(r.accepted);
         assert!(f.calls.borrow().is_empty(), "{:?}", f.calls.borrow());
     }
@@ -421,7 +456,10 @@ mod tests {
         for (p, want) in [
             (&b"{"[..], "not valid JSON"),
             (b"[]", "no \"request\" object"),
-            (br#"{"request": {}, "settings": {"bogus": 1}}"#, "unknown setting \"bogus\""),
+            (
+                br#"{"request": {}, "settings": {"bogus": 1}}"#,
+                "unknown setting \"bogus\"",
+            ),
             (
                 br#"{"request": {"operation": "CREATE", "kind": {"group": "", "kind": "Pod"}}}"#,
                 "carries no object",

@@ -4,12 +4,12 @@
 //! A missing object comes back from policy-server as an error ("Cannot find v1/... named
 //! '...'"): that is "does not exist", not a failure.
 
+use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim};
+use k8s_openapi::api::storage::v1::{CSIDriver, StorageClass};
 use kubewarden_policy_sdk::host_capabilities::kubernetes::{
     get_resource, list_all_resources, list_resources_by_namespace, GetResourceRequest,
     ListAllResourcesRequest, ListResourcesByNamespaceRequest,
 };
-use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim};
-use k8s_openapi::api::storage::v1::{CSIDriver, StorageClass};
 use serde_json::Value;
 
 use crate::context::Lookup;
@@ -84,10 +84,16 @@ impl Lookup for HostLookup {
         };
         let e = |e: kubewarden_policy_sdk::error::Error| e.to_string();
         match kind {
-            "PersistentVolume" => to_values(list_all_resources::<PersistentVolume>(&req).map_err(e)?.items),
-            "PersistentVolumeClaim" => {
-                to_values(list_all_resources::<PersistentVolumeClaim>(&req).map_err(e)?.items)
-            }
+            "PersistentVolume" => to_values(
+                list_all_resources::<PersistentVolume>(&req)
+                    .map_err(e)?
+                    .items,
+            ),
+            "PersistentVolumeClaim" => to_values(
+                list_all_resources::<PersistentVolumeClaim>(&req)
+                    .map_err(e)?
+                    .items,
+            ),
             "StorageClass" => to_values(list_all_resources::<StorageClass>(&req).map_err(e)?.items),
             "CSIDriver" => to_values(list_all_resources::<CSIDriver>(&req).map_err(e)?.items),
             _ => Err(unsupported(api_version, kind)),

@@ -20,7 +20,10 @@ use wapc_guest::prelude::*;
 pub extern "C" fn wapc_init() {
     register_function("validate", validate);
     register_function("validate_settings", validate_settings);
-    register_function("protocol_version", kubewarden_policy_sdk::protocol_version_guest);
+    register_function(
+        "protocol_version",
+        kubewarden_policy_sdk::protocol_version_guest,
+    );
 }
 
 /// `validate`: `{"request": AdmissionRequest, "settings": {...}}` → a ValidationResponse.

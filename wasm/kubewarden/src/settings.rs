@@ -171,10 +171,7 @@ fn strings<'a>(key: &str, value: &'a Value) -> Result<Vec<&'a str>, String> {
         .iter()
         .map(|i| {
             i.as_str().ok_or_else(|| {
-                format!(
-                    "{key} must be a list of strings; it holds {}",
-                    type_name(i)
-                )
+                format!("{key} must be a list of strings; it holds {}", type_name(i))
             })
         })
         .collect()
@@ -256,8 +253,14 @@ mod tests {
 
     #[test]
     fn defaults_and_full_settings() {
-        assert_eq!(Settings::from_value(&json!({})).unwrap(), Settings::default());
-        assert_eq!(Settings::from_value(&Value::Null).unwrap(), Settings::default());
+        assert_eq!(
+            Settings::from_value(&json!({})).unwrap(),
+            Settings::default()
+        );
+        assert_eq!(
+            Settings::from_value(&Value::Null).unwrap(),
+            Settings::default()
+        );
         let s = Settings::from_value(&json!({
             "rejectRules": ["delete-policy-without-finalizer"],
             "warnRules": ["rwo-rolling-surge"],
