@@ -9,15 +9,17 @@ mod mutate;
 #[path = "common/policy.rs"]
 mod policy;
 
-use std::sync::Mutex;
+use std::cell::RefCell;
 
 use proptest::prelude::*;
 use pvlint::admission::{Answers, Evaluator, Limits, Policy};
 use serde_json::{json, Value};
 
+/// The compiled policy, for the life of the test thread.
 fn policy() -> &'static Policy {
-    static P: std::sync::OnceLock<Policy> = std::sync::OnceLock::new();
-    P.get_or_init(|| Policy::load(policy::module(), Limits::default()).unwrap())
+    Box::leak(Box::new(
+        Policy::load(policy::module(), Limits::default()).unwrap(),
+    ))
 }
 
 fn seed_requests() -> Vec<(Value, String)> {
@@ -44,23 +46,31 @@ struct Warm {
     evaluators: Vec<Evaluator<'static>>,
 }
 
-fn warm() -> &'static Mutex<Warm> {
-    static W: std::sync::OnceLock<Mutex<Warm>> = std::sync::OnceLock::new();
-    W.get_or_init(|| {
-        let p = policy();
-        let (requests, evaluators) = seed_requests()
-            .into_iter()
-            .map(|(r, s)| {
-                (
-                    r,
-                    p.evaluator(Answers::load(&s, p.grants()).unwrap()).unwrap(),
-                )
-            })
-            .unzip();
-        Mutex::new(Warm {
-            requests,
-            evaluators,
-        })
+thread_local! {
+    static WARM: RefCell<Option<Warm>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's warm evaluators (the waPC host is not Send).
+fn with_warm<R>(f: impl FnOnce(&mut Warm) -> R) -> R {
+    WARM.with(|w| {
+        let mut w = w.borrow_mut();
+        let warm = w.get_or_insert_with(|| {
+            let p = policy();
+            let (requests, evaluators) = seed_requests()
+                .into_iter()
+                .map(|(r, s)| {
+                    (
+                        r,
+                        p.evaluator(Answers::load(&s, p.grants()).unwrap()).unwrap(),
+                    )
+                })
+                .unzip();
+            Warm {
+                requests,
+                evaluators,
+            }
+        });
+        f(warm)
     })
 }
 
@@ -69,8 +79,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_trap(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
-        let mut w = warm().lock().unwrap();
-        let d = w.evaluators[0].validate_payload("u", &bytes);
+        let d = with_warm(|w| w.evaluators[0].validate_payload("u", &bytes));
         prop_assert_eq!(d.code, None, "{:?}", d);
         prop_assert!(d.allowed || d.message.is_some());
     }
@@ -80,10 +89,11 @@ proptest! {
         which in any::<prop::sample::Index>(),
         picks in prop::collection::vec((any::<usize>(), mutate::json_value()), 1..6),
     ) {
-        let mut w = warm().lock().unwrap();
-        let i = which.index(w.requests.len());
-        let req = mutate::mutate(w.requests[i].clone(), &picks);
-        let d = w.evaluators[i].validate(&req, &json!({}));
+        let d = with_warm(|w| {
+            let i = which.index(w.requests.len());
+            let req = mutate::mutate(w.requests[i].clone(), &picks);
+            w.evaluators[i].validate(&req, &json!({}))
+        });
         prop_assert_eq!(d.code, None, "{:?}", d);
         prop_assert!(d.allowed || d.message.is_some());
     }

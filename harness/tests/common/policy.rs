@@ -1,3 +1,4 @@
+#![allow(dead_code)] // shared by tests and benchmarks, each using a part
 //! The real Kubewarden policy module for tests and benchmarks: `PVLINT_POLICY_MODULE` when set
 //! (CI builds and annotates it once), else built here with a nested cargo into its own target
 //! directory and annotated with wasm/kubewarden/metadata.yml.
