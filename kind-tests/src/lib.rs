@@ -168,13 +168,24 @@ pub fn wait_for<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Optio
     }
 }
 
-/// pvlint's findings for a manifest file, as (rule, severity, message).
+/// Each finding as (rule, severity, headline + consequence + predicted event reason).
 pub fn predict(file: &Path) -> Vec<(String, pvlint_core::Severity, String)> {
     let text = std::fs::read_to_string(file).expect("manifest readable");
     let src = pvlint_core::Source::new(file.display().to_string(), text);
     pvlint_core::lint(&[src], &pvlint_core::Options::default())
         .findings
         .into_iter()
-        .map(|f| (f.rule.to_string(), f.severity, f.message))
+        .map(|f| {
+            let mut text = f.message;
+            if let Some(c) = &f.consequence {
+                text.push_str(" | ");
+                text.push_str(&c.summary);
+                if let Some(e) = &c.event {
+                    text.push_str(" | ");
+                    text.push_str(&e.reason);
+                }
+            }
+            (f.rule.to_string(), f.severity, text)
+        })
         .collect()
 }
