@@ -1,6 +1,7 @@
 //! The `pvlint` command's adapters, usable from tests and benchmarks: reading inputs, exit statuses,
 //! and the WASI engine that runs the lint core as WebAssembly under wasmtime.
 
+pub mod admission;
 pub mod config;
 pub mod engine;
 pub mod exit;

@@ -1,7 +1,7 @@
 //! `pvlint`: the command-line adapter around pvlint-core. All I/O lives here.
 
 use pvlint::exit::Exit;
-use pvlint::{config, engine, inputs};
+use pvlint::{admission, config, engine, inputs};
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -42,6 +42,55 @@ enum Command {
     Explain {
         /// Rule id, e.g. stale-claim-ref-uid.
         rule: String,
+    },
+    /// Run the Kubewarden policy module on an admission request under a waPC host, as
+    /// policy-server does. Exit status: 0 allowed, 1 denied, 2 error.
+    AdmissionTest(AdmissionArgs),
+    /// Kubewarden policy tools.
+    Policy {
+        #[command(subcommand)]
+        command: PolicyCommand,
+    },
+}
+
+#[derive(clap::Args)]
+struct AdmissionArgs {
+    /// The policy module (.wasm), annotated with its metadata (`pvlint policy annotate`).
+    #[arg(long, value_name = "FILE")]
+    policy: std::path::PathBuf,
+    /// An AdmissionReview as the API server sends it, or its bare AdmissionRequest (JSON or YAML).
+    #[arg(long, value_name = "FILE")]
+    request: std::path::PathBuf,
+    /// The cluster the policy's lookups see (`kubectl get pv,pvc,storageclass,csidriver -A -o
+    /// yaml`), or a kwctl replay session (`kwctl run --record-host-capabilities-interactions`).
+    #[arg(long, value_name = "FILE")]
+    cluster_state: Option<std::path::PathBuf>,
+    /// The policy's settings (the `spec.settings` mapping), JSON or YAML.
+    #[arg(long, value_name = "FILE")]
+    settings: Option<std::path::PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Stop an evaluation that runs longer than this (epoch deadline).
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    timeout_ms: u64,
+    /// Most memory the policy may use.
+    #[arg(long, value_name = "MIB", default_value_t = 512)]
+    max_memory_mib: usize,
+}
+
+#[derive(Subcommand)]
+enum PolicyCommand {
+    /// Write the module with its metadata in the `io.kubewarden.metadata` custom section,
+    /// as `kwctl annotate` does, ready to push.
+    Annotate {
+        /// The policy module built for wasm32-wasip1.
+        module: std::path::PathBuf,
+        /// The metadata (wasm/kubewarden/metadata.yml).
+        #[arg(long, value_name = "FILE")]
+        metadata: std::path::PathBuf,
+        /// Where to write the annotated module.
+        #[arg(long, short, value_name = "FILE")]
+        output: std::path::PathBuf,
     },
 }
 
@@ -259,6 +308,27 @@ fn main() -> Exit {
             };
             print(&out)
         }
+        Command::AdmissionTest(a) => {
+            finish(admission::cli::admission_test(&admission::cli::TestArgs {
+                policy: &a.policy,
+                request: &a.request,
+                cluster_state: a.cluster_state.as_deref(),
+                settings: a.settings.as_deref(),
+                json: matches!(a.format, Format::Json),
+                limits: admission::Limits {
+                    timeout_ms: a.timeout_ms,
+                    max_memory: a.max_memory_mib.saturating_mul(1 << 20),
+                },
+            }))
+        }
+        Command::Policy {
+            command:
+                PolicyCommand::Annotate {
+                    module,
+                    metadata,
+                    output,
+                },
+        } => finish(admission::cli::annotate_module(&module, &metadata, &output)),
         Command::Explain { rule } => match pvlint_core::rules::find(&rule) {
             Some(r) => print(&render::explain(r)),
             None => {
@@ -273,6 +343,12 @@ fn main() -> Exit {
             }
         },
     }
+}
+
+/// Prints a command's outcome and exits with its code.
+fn finish(o: admission::cli::Outcome) -> Exit {
+    eprint!("{}", o.stderr);
+    print(&o.stdout).and(o.code)
 }
 
 /// Writes to stdout; a closed pipe (`pvlint ... | head`) is not an error.

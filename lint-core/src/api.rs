@@ -209,6 +209,57 @@ pub fn migrate_json(request: &str) -> String {
     }
 }
 
+/// The documents of a YAML or JSON stream as JSON values, typed the way the core (and
+/// Kubernetes' YAML decoder) types them: `yes` is a boolean, `"yes"` a string, merge keys
+/// applied. Hosts use it to read the same files the core reads (cluster state, settings).
+/// The first parse problem is the error, with its line and column.
+pub fn documents_json(text: &str) -> Result<Vec<serde_json::Value>, String> {
+    let (docs, issues) = crate::yaml::parse_stream(text);
+    if let Some(i) = issues
+        .iter()
+        .find(|i| i.kind != crate::yaml::IssueKind::DuplicateKey)
+    {
+        return Err(format!(
+            "{}:{}: {}",
+            i.span.start.line, i.span.start.column, i.message
+        ));
+    }
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.root.as_ref().map(node_json))
+        .collect())
+}
+
+fn node_json(n: &crate::node::Node) -> serde_json::Value {
+    use crate::node::{ScalarKind, Value as V};
+    use serde_json::Value;
+    match &n.value {
+        V::Map(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|e| (e.key.clone(), node_json(&e.value)))
+                .collect(),
+        ),
+        V::Seq(items) => Value::Array(items.iter().map(node_json).collect()),
+        V::Scalar(s) => match s.kind {
+            ScalarKind::Null => Value::Null,
+            ScalarKind::Bool(b) => Value::Bool(b),
+            ScalarKind::Int => crate::model::parse_int(&s.text)
+                .map(Value::from)
+                .unwrap_or_else(|| Value::String(s.text.clone())),
+            ScalarKind::Float => s
+                .text
+                .replace('_', "")
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number)
+                .unwrap_or_else(|| Value::String(s.text.clone())),
+            ScalarKind::Str => Value::String(s.text.clone()),
+        },
+    }
+}
+
 /// `{"error": "..."}`, the answer to a request that cannot be served.
 pub fn error_json(message: &str) -> String {
     let mut s = serde_json::json!({ "error": message }).to_string();
@@ -279,6 +330,21 @@ mod tests {
             let e = bad.parse::<Operation>().unwrap_err();
             assert!(e.contains("delete pv/NAME"), "{e}");
         }
+    }
+
+    #[test]
+    fn documents_as_json() {
+        let docs =
+            documents_json("a: yes\nb: \"yes\"\nc: 0x1F\nd: 1.5\ne: ~\n---\n[1, x]\n").unwrap();
+        assert_eq!(
+            docs,
+            vec![
+                serde_json::json!({"a": true, "b": "yes", "c": 31, "d": 1.5, "e": null}),
+                serde_json::json!([1, "x"])
+            ]
+        );
+        let e = documents_json("a: [1\n").unwrap_err();
+        assert!(e.starts_with("1:") || e.starts_with("2:"), "{e}");
     }
 
     #[test]

@@ -443,7 +443,7 @@ fn quote(s: &str) -> String {
     format!("{s:?}")
 }
 
-fn parse_int(t: &str) -> Option<i64> {
+pub(crate) fn parse_int(t: &str) -> Option<i64> {
     let t = t.replace('_', "");
     let (neg, body) = match t.strip_prefix('-') {
         Some(b) => (true, b),

@@ -1,0 +1,320 @@
+//! The policy's settings, as a ClusterAdmissionPolicy's `spec.settings` gives them, and their
+//! validation (`validate_settings`): unknown keys and bad values are refused with a
+//! "did you mean".
+
+use std::collections::BTreeSet;
+
+use pvlint_core::{KubeVersion, Severity};
+use serde_json::Value;
+
+/// What the policy does with pvlint's findings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// Rules whose findings reject the request, whatever their severity.
+    pub reject_rules: BTreeSet<String>,
+    /// Rules whose findings never reject: they come back as admission warnings.
+    pub warn_rules: BTreeSet<String>,
+    /// Rules whose findings are dropped.
+    pub ignore_rules: BTreeSet<String>,
+    /// Other rules reject when their finding is at least this severe, and warn otherwise.
+    pub severity_threshold: Severity,
+    /// The cluster's Kubernetes version (version-dependent verdicts: HonorPVReclaimPolicy, ...).
+    pub kube_version: KubeVersion,
+    /// Requests in these namespaces are accepted without looking at them.
+    pub skip_namespaces: BTreeSet<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            reject_rules: BTreeSet::new(),
+            warn_rules: BTreeSet::new(),
+            ignore_rules: BTreeSet::new(),
+            severity_threshold: Severity::Error,
+            kube_version: KubeVersion::DEFAULT,
+            skip_namespaces: BTreeSet::new(),
+        }
+    }
+}
+
+/// The setting keys, as written in `spec.settings`.
+pub const KEYS: &[&str] = &[
+    "rejectRules",
+    "warnRules",
+    "ignoreRules",
+    "severityThreshold",
+    "kubeVersion",
+    "skipNamespaces",
+];
+
+const SEVERITIES: &[&str] = &["error", "warning", "info"];
+
+/// What a finding becomes at admission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Reject,
+    Warn,
+    Ignore,
+}
+
+impl Settings {
+    /// Reads and checks settings; the error says which key is wrong and what would be right.
+    /// `null` (no settings at all) is the defaults.
+    pub fn from_value(v: &Value) -> Result<Settings, String> {
+        let mut s = Settings::default();
+        let map = match v {
+            Value::Null => return Ok(s),
+            Value::Object(m) => m,
+            other => {
+                return Err(format!(
+                    "settings must be a mapping of {}, not {}",
+                    KEYS.join(", "),
+                    type_name(other)
+                ))
+            }
+        };
+        let mut errors = Vec::new();
+        for (key, value) in map {
+            let r = match key.as_str() {
+                "rejectRules" => rule_list(key, value).map(|l| s.reject_rules = l),
+                "warnRules" => rule_list(key, value).map(|l| s.warn_rules = l),
+                "ignoreRules" => rule_list(key, value).map(|l| s.ignore_rules = l),
+                "severityThreshold" => severity(value).map(|v| s.severity_threshold = v),
+                "kubeVersion" => kube_version(value).map(|v| s.kube_version = v),
+                "skipNamespaces" => namespaces(value).map(|l| s.skip_namespaces = l),
+                _ => Err(unknown_key(key)),
+            };
+            if let Err(e) = r {
+                errors.push(e);
+            }
+        }
+        for (a, b) in [
+            ("rejectRules", "warnRules"),
+            ("rejectRules", "ignoreRules"),
+            ("warnRules", "ignoreRules"),
+        ] {
+            let (la, lb) = (s.list(a), s.list(b));
+            let both: Vec<&str> = la.intersection(lb).map(String::as_str).collect();
+            if !both.is_empty() {
+                errors.push(format!(
+                    "{} in both {a} and {b}: list each rule in one of them",
+                    both.join(", ")
+                ));
+            }
+        }
+        if errors.is_empty() {
+            Ok(s)
+        } else {
+            Err(errors.join("; "))
+        }
+    }
+
+    fn list(&self, key: &str) -> &BTreeSet<String> {
+        match key {
+            "rejectRules" => &self.reject_rules,
+            "warnRules" => &self.warn_rules,
+            _ => &self.ignore_rules,
+        }
+    }
+
+    /// What a finding of `rule` at `severity` becomes.
+    pub fn verdict(&self, rule: &str, severity: Severity) -> Verdict {
+        if self.ignore_rules.contains(rule) {
+            Verdict::Ignore
+        } else if self.warn_rules.contains(rule) {
+            Verdict::Warn
+        } else if self.reject_rules.contains(rule) || severity >= self.severity_threshold {
+            Verdict::Reject
+        } else {
+            Verdict::Warn
+        }
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+/// " (did you mean X?)" for a misspelling or a prefix of one of `known`, or "".
+pub fn hint<'a>(input: &str, known: impl Iterator<Item = &'a str> + Clone) -> String {
+    known
+        .clone()
+        .find(|k| input.len() >= 3 && k.starts_with(input))
+        .or_else(|| pvlint_core::did_you_mean(input, known))
+        .map(|k| format!(" (did you mean {k}?)"))
+        .unwrap_or_default()
+}
+
+fn unknown_key(key: &str) -> String {
+    let hint = hint(key, KEYS.iter().copied());
+    format!(
+        "unknown setting \"{key}\"{hint}; the settings are {}",
+        KEYS.join(", ")
+    )
+}
+
+fn strings<'a>(key: &str, value: &'a Value) -> Result<Vec<&'a str>, String> {
+    let Value::Array(items) = value else {
+        return Err(format!(
+            "{key} must be a list of strings, not {}",
+            type_name(value)
+        ));
+    };
+    items
+        .iter()
+        .map(|i| {
+            i.as_str().ok_or_else(|| {
+                format!("{key} must be a list of strings; it holds {}", type_name(i))
+            })
+        })
+        .collect()
+}
+
+fn rule_list(key: &str, value: &Value) -> Result<BTreeSet<String>, String> {
+    let ids = || pvlint_core::rules().iter().map(|r| r.id);
+    let mut out = BTreeSet::new();
+    for id in strings(key, value)? {
+        if pvlint_core::rules::find(id).is_none() {
+            let hint = hint(id, ids());
+            return Err(format!(
+                "{key}: unknown rule \"{id}\"{hint}; `pvlint rules` lists them all"
+            ));
+        }
+        out.insert(id.to_string());
+    }
+    Ok(out)
+}
+
+fn severity(value: &Value) -> Result<Severity, String> {
+    let s = value.as_str().ok_or_else(|| {
+        format!(
+            "severityThreshold must be one of {}, not {}",
+            SEVERITIES.join(", "),
+            type_name(value)
+        )
+    })?;
+    Severity::parse(s).ok_or_else(|| {
+        let hint = hint(s, SEVERITIES.iter().copied());
+        format!(
+            "severityThreshold \"{s}\" is not a severity{hint}; use one of {}",
+            SEVERITIES.join(", ")
+        )
+    })
+}
+
+fn kube_version(value: &Value) -> Result<KubeVersion, String> {
+    match value {
+        Value::String(s) => s.parse().map_err(|e| format!("kubeVersion: {e}")),
+        // `kubeVersion: 1.30` in YAML is the number 1.3: refuse it rather than guess.
+        Value::Number(n) => Err(format!(
+            "kubeVersion must be a string: write it quoted, kubeVersion: \"{n}\" (an unquoted 1.30 is the number 1.3)"
+        )),
+        other => Err(format!(
+            "kubeVersion must be a string such as \"1.31\", not {}",
+            type_name(other)
+        )),
+    }
+}
+
+/// RFC 1123 label: what a namespace name must be.
+fn is_namespace_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 63
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+}
+
+fn namespaces(value: &Value) -> Result<BTreeSet<String>, String> {
+    let mut out = BTreeSet::new();
+    for ns in strings("skipNamespaces", value)? {
+        if !is_namespace_name(ns) {
+            return Err(format!(
+                "skipNamespaces: \"{ns}\" is not a namespace name (lower-case letters, digits and '-', at most 63)"
+            ));
+        }
+        out.insert(ns.to_string());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults_and_full_settings() {
+        assert_eq!(
+            Settings::from_value(&json!({})).unwrap(),
+            Settings::default()
+        );
+        assert_eq!(
+            Settings::from_value(&Value::Null).unwrap(),
+            Settings::default()
+        );
+        let s = Settings::from_value(&json!({
+            "rejectRules": ["delete-policy-without-finalizer"],
+            "warnRules": ["rwo-rolling-surge"],
+            "ignoreRules": ["hostpath-persistent-volume"],
+            "severityThreshold": "warning",
+            "kubeVersion": "v1.23.4",
+            "skipNamespaces": ["kube-system"],
+        }))
+        .unwrap();
+        assert_eq!(s.kube_version, KubeVersion::new(1, 23));
+        assert_eq!(
+            s.verdict("rwo-rolling-surge", Severity::Error),
+            Verdict::Warn
+        );
+        assert_eq!(
+            s.verdict("delete-policy-without-finalizer", Severity::Info),
+            Verdict::Reject
+        );
+        assert_eq!(
+            s.verdict("hostpath-persistent-volume", Severity::Error),
+            Verdict::Ignore
+        );
+        assert_eq!(
+            s.verdict("recycle-policy-deprecated", Severity::Warning),
+            Verdict::Reject
+        );
+        assert_eq!(
+            s.verdict("recycle-policy-deprecated", Severity::Info),
+            Verdict::Warn
+        );
+    }
+
+    #[test]
+    fn bad_settings_say_what_would_be_right() {
+        let e = Settings::from_value(&json!({"rejectRule": []})).unwrap_err();
+        assert!(e.contains("did you mean rejectRules?"), "{e}");
+        let e = Settings::from_value(&json!({"warnRules": ["rwo-rolling-surg"]})).unwrap_err();
+        assert!(e.contains("did you mean rwo-rolling-surge?"), "{e}");
+        let e = Settings::from_value(&json!({"severityThreshold": "warn"})).unwrap_err();
+        assert!(e.contains("did you mean"), "{e}");
+        let e = Settings::from_value(&json!({"kubeVersion": 1.3})).unwrap_err();
+        assert!(e.contains("write it quoted"), "{e}");
+        let e = Settings::from_value(&json!({"kubeVersion": "latest"})).unwrap_err();
+        assert!(e.contains("not a Kubernetes version"), "{e}");
+        let e = Settings::from_value(&json!({"skipNamespaces": ["Kube_System"]})).unwrap_err();
+        assert!(e.contains("not a namespace name"), "{e}");
+        let e = Settings::from_value(&json!({"warnRules": "rwo-rolling-surge"})).unwrap_err();
+        assert!(e.contains("must be a list"), "{e}");
+        let e = Settings::from_value(&json!({
+            "rejectRules": ["rwo-rolling-surge"], "warnRules": ["rwo-rolling-surge"]
+        }))
+        .unwrap_err();
+        assert!(e.contains("in both rejectRules and warnRules"), "{e}");
+        let e = Settings::from_value(&json!(["x"])).unwrap_err();
+        assert!(e.contains("must be a mapping"), "{e}");
+    }
+}
