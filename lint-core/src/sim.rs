@@ -182,7 +182,7 @@ impl Selector {
         if let Some(m) = n.get("matchLabels").and_then(Node::as_map) {
             for e in m {
                 if let Some(v) = e.value.as_scalar() {
-                    s.match_labels.insert(e.key.clone(), v.text.clone());
+                    s.match_labels.insert(e.key.to_string(), v.text.to_string());
                 }
             }
         }
@@ -206,7 +206,7 @@ impl Selector {
                 .and_then(Node::as_seq)
                 .unwrap_or_default()
                 .iter()
-                .filter_map(|v| v.as_scalar().map(|s| s.text.clone()))
+                .filter_map(|v| v.as_scalar().map(|s| s.text.to_string()))
                 .collect();
             s.expressions.push((key, op, values));
         }
@@ -1347,7 +1347,11 @@ fn labels_of(node: Option<&Node>) -> BTreeMap<String, String> {
     node.and_then(Node::as_map)
         .unwrap_or_default()
         .iter()
-        .filter_map(|e| e.value.as_scalar().map(|s| (e.key.clone(), s.text.clone())))
+        .filter_map(|e| {
+            e.value
+                .as_scalar()
+                .map(|s| (e.key.to_string(), s.text.to_string()))
+        })
         .collect()
 }
 
