@@ -684,7 +684,53 @@ mod tests {
             .map(|f| std::fs::read_to_string(f).unwrap())
             .collect();
         texts.push(SHAPES.to_string());
+        // Every document again as JSON: pretty (2 and 4 spaces) and on one line.
+        let mut json = Vec::new();
+        for t in &texts {
+            for d in parse_stream(t).0 {
+                let Some(root) = d.root else { continue };
+                let v = to_json(&root);
+                let pretty = serde_json::to_string_pretty(&v).unwrap();
+                let wide: String = pretty
+                    .lines()
+                    .map(|l| {
+                        let n = l.len() - l.trim_start().len();
+                        format!("{}{}\n", " ".repeat(2 * n), l.trim_start())
+                    })
+                    .collect();
+                json.push(format!("{pretty}\n"));
+                json.push(wide);
+                json.push(v.to_string());
+            }
+        }
+        texts.extend(json);
+        // The same with CRLF line breaks.
+        let crlf: Vec<String> = texts.iter().map(|t| t.replace('\n', "\r\n")).collect();
+        texts.extend(crlf);
         texts
+    }
+
+    fn to_json(n: &Node) -> serde_json::Value {
+        use serde_json::Value as J;
+        match &n.value {
+            Value::Scalar(s) => match s.kind {
+                ScalarKind::Null => J::Null,
+                ScalarKind::Bool(b) => J::Bool(b),
+                ScalarKind::Int | ScalarKind::Float => s
+                    .text
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(serde_json::Number::from_f64)
+                    .map_or_else(|| J::String(s.text.to_string()), J::Number),
+                ScalarKind::Str => J::String(s.text.to_string()),
+            },
+            Value::Seq(items) => J::Array(items.iter().map(to_json).collect()),
+            Value::Map(es) => J::Object(
+                es.iter()
+                    .map(|e| (e.key.to_string(), to_json(&e.value)))
+                    .collect(),
+            ),
+        }
     }
 
     /// Shapes the fast path reads, and near misses it must leave alone.
@@ -909,7 +955,7 @@ mod tests {
                         doc.push_str(["  # c", " #", "#"][rng.below(3)]);
                     }
                 }
-                doc.push('\n');
+                doc.push_str(if rng.below(5) == 0 { "\r\n" } else { "\n" });
             }
             accepted += fast_vs_saphyr(&doc).0;
         }

@@ -2,9 +2,8 @@
 //! of, producing exactly the events (and positions) saphyr-parser would.
 //!
 //! It reads block mappings and sequences (indented or not), single-line plain and quoted
-//! scalars, single-line flow collections (`[a, b]`, `{a: b}`) and comments. Anything else
-//! — anchors, aliases, tags, block scalars, multi-line scalars or flow collections,
-//! complex keys, directives, tabs, `\r`, control characters, anything it would have to
+//! scalars, flow collections (`[a, b]`, `{a: b}`, pretty-printed JSON) and comments.
+//! Anything else — anchors, aliases, tags, block scalars, multi-line scalars, complex keys, directives, tabs, a `\r` outside `\r\n`, control characters, anything it would have to
 //! guess about, and every error — makes it give up ([`Unsupported`]) before the document
 //! is used, and the caller parses the document again with saphyr-parser. So its output is
 //! saphyr-parser's or nothing; `yaml::tests::fast_path_matches_saphyr` checks this on every
@@ -45,7 +44,7 @@ pub(super) fn parse(text: &str, first_line: u32, b: &mut Builder) -> R<()> {
     p.document()
 }
 
-/// Only printable characters and `\n` (no tab, no `\r`, no control or special Unicode
+/// Only printable characters and `\n` or `\r\n` (no tab, no other `\r`, no control or special Unicode
 /// characters). Returns whether the text is ASCII.
 fn check_chars(text: &str) -> R<bool> {
     let s = text.as_bytes();
@@ -55,6 +54,9 @@ fn check_chars(text: &str) -> R<bool> {
         let c = s[i];
         if (0x20..0x7f).contains(&c) || c == b'\n' {
             i += 1;
+        } else if c == b'\r' && s.get(i + 1) == Some(&b'\n') {
+            // A CRLF line break; a lone `\r` is left to saphyr-parser.
+            i += 2;
         } else if c >= 0xc0 {
             ascii = false;
             let ch = text[i..].chars().next().ok_or(Unsupported)?;
@@ -127,7 +129,7 @@ impl P<'_, '_> {
 
     /// Is the byte at `i` a space, a line break or the end?
     fn ws_or_end(&self, i: usize) -> bool {
-        matches!(self.at(i), b' ' | b'\n' | 0)
+        matches!(self.at(i), b' ' | b'\n' | b'\r' | 0)
     }
 
     /// 0-based column (in characters) of a byte position on the current line. Outside
@@ -198,7 +200,7 @@ impl P<'_, '_> {
     }
 
     fn skip_to_eol(&mut self) {
-        while !matches!(self.peek(), b'\n' | 0) {
+        while !matches!(self.peek(), b'\n' | b'\r' | 0) {
             self.pos += 1;
         }
     }
@@ -211,7 +213,7 @@ impl P<'_, '_> {
             self.skip_spaces();
             match self.peek() {
                 0 => return None,
-                b'\n' => {}
+                b'\n' | b'\r' => {}
                 b'#' => {
                     self.skip_to_eol();
                     if self.peek() == 0 {
@@ -224,9 +226,9 @@ impl P<'_, '_> {
         }
     }
 
-    /// `pos` is on a line break: moves to the start of the next line.
+    /// `pos` is on a line break (`\n`, or `\r\n`): moves to the start of the next line.
     fn newline(&mut self) {
-        self.pos += 1;
+        self.pos += if self.peek() == b'\r' { 2 } else { 1 };
         self.line += 1;
         self.line_start = self.pos;
     }
@@ -258,7 +260,7 @@ impl P<'_, '_> {
         let start = self.pos;
         self.skip_spaces();
         match self.peek() {
-            b'\n' | 0 => Ok(()),
+            b'\n' | b'\r' | 0 => Ok(()),
             b'#' if self.pos > start => {
                 self.skip_to_eol();
                 Ok(())
@@ -291,22 +293,23 @@ impl P<'_, '_> {
         if self.peek() == b'%' {
             return Err(Unsupported);
         }
-        match self.block_node(indent)? {
+        match self.block_node(indent, -1)? {
             None if !self.marker => Ok(()),
             _ => Err(Unsupported),
         }
     }
 
     /// A block node starting at `pos` (column `col`; at the start of its line's content or
-    /// after `- `). Returns the indentation of the next content line (`pos` on it).
-    fn block_node(&mut self, col: usize) -> R<Option<usize>> {
+    /// after `- `), in a block collection indented `parent` (-1: none). Returns the
+    /// indentation of the next content line (`pos` on it).
+    fn block_node(&mut self, col: usize, parent: isize) -> R<Option<usize>> {
         self.enter()?;
         let c = self.peek();
         let next = self.at(self.pos + 1);
         let r = match c {
             b'-' if self.ws_or_end(self.pos + 1) => self.block_seq(col, false)?,
             b'[' | b'{' => {
-                self.flow_node()?;
+                self.flow_node(parent)?;
                 self.end_of_line()?;
                 self.next_content_line()
             }
@@ -356,10 +359,10 @@ impl P<'_, '_> {
         let mut i = start;
         let stop = loop {
             match s.get(i) {
-                None | Some(b'\n') => break Stop::Other(i),
+                None | Some(b'\n' | b'\r') => break Stop::Other(i),
                 Some(b':') => {
                     let n = self.at(i + 1);
-                    if matches!(n, b' ' | b'\n' | 0) || (flow && is_flow_indicator(n)) {
+                    if matches!(n, b' ' | b'\n' | b'\r' | 0) || (flow && is_flow_indicator(n)) {
                         break Stop::Colon(i);
                     }
                 }
@@ -392,7 +395,7 @@ impl P<'_, '_> {
         loop {
             let c = self.at(i);
             match c {
-                b'\n' | 0 => return Err(Unsupported),
+                b'\n' | b'\r' | 0 => return Err(Unsupported),
                 b'\'' if q == b'\'' => {
                     if self.at(i + 1) == b'\'' {
                         let o = owned.get_or_insert_with(String::new);
@@ -505,10 +508,10 @@ impl P<'_, '_> {
     fn map_value(&mut self, col: usize, colon: Pos) -> R<Option<usize>> {
         self.skip_spaces();
         match self.peek() {
-            b'\n' | 0 => {}
+            b'\n' | b'\r' | 0 => {}
             b'#' => self.skip_to_eol(),
             b'[' | b'{' => {
-                self.flow_node()?;
+                self.flow_node(col as isize)?;
                 self.end_of_line()?;
                 return Ok(self.next_content_line());
             }
@@ -535,7 +538,7 @@ impl P<'_, '_> {
         // Nothing after the `:` on its line: the value is below, or empty.
         let next = self.next_content_line();
         match next {
-            Some(n) if n > col => self.block_node(n),
+            Some(n) if n > col => self.block_node(n, col as isize),
             Some(n) if n == col && self.peek() == b'-' && self.ws_or_end(self.pos + 1) => {
                 self.block_seq(col, true)
             }
@@ -571,11 +574,11 @@ impl P<'_, '_> {
                     .map_err(|_| Unsupported)?;
                 first = false;
             }
-            let next = if matches!(self.peek(), b'\n' | 0) {
+            let next = if matches!(self.peek(), b'\n' | b'\r' | 0) {
                 let mark = self.pos_at(self.pos);
                 let next = self.next_content_line();
                 match next {
-                    Some(n) if n > col => self.block_node(n)?,
+                    Some(n) if n > col => self.block_node(n, col as isize)?,
                     _ => {
                         self.b
                             .scalar(Str::default(), ScalarKind::Null, Span::point(mark), 0, true);
@@ -584,7 +587,7 @@ impl P<'_, '_> {
                 }
             } else {
                 let c = self.col(self.pos);
-                self.block_node(c)?
+                self.block_node(c, col as isize)?
             };
             match next {
                 Some(n) if n == col && self.peek() == b'-' && self.ws_or_end(self.pos + 1) => {}
@@ -598,17 +601,53 @@ impl P<'_, '_> {
         Ok(next)
     }
 
-    /// Skips spaces inside a flow collection, which must not leave the line.
+    /// Skips spaces inside a flow collection where it must not leave the line (around a
+    /// key's `:`).
     fn flow_spaces(&mut self) -> R<()> {
         self.skip_spaces();
         match self.peek() {
-            b'\n' | 0 | b'#' => Err(Unsupported),
+            b'\n' | b'\r' | 0 | b'#' => Err(Unsupported),
             _ => Ok(()),
         }
     }
 
-    /// A flow collection on one line, `pos` on its `[` or `{`.
-    fn flow_node(&mut self) -> R<()> {
+    /// Skips spaces, comments and line breaks inside a flow collection, where it may
+    /// continue on the next lines (after a bracket or `,`, before `,` or a bracket: pretty
+    /// JSON). Continuation lines must be indented more than the enclosing block
+    /// collection (`block`), and a comment must follow a space.
+    fn flow_break(&mut self, block: isize) -> R<()> {
+        let mut after = self.pos;
+        loop {
+            self.skip_spaces();
+            match self.peek() {
+                b'#' if self.pos > after => self.skip_to_eol(),
+                b'\n' | b'\r' => {}
+                b'#' | 0 => return Err(Unsupported),
+                _ => {
+                    if self.line_start == after {
+                        // The first content of a continuation line.
+                        let indent = self.pos - self.line_start;
+                        if (indent == 0 && self.at_marker()) || indent as isize <= block {
+                            return Err(Unsupported);
+                        }
+                    }
+                    return Ok(());
+                }
+            }
+            if self.peek() == 0 {
+                return Err(Unsupported);
+            }
+            self.newline();
+            // A comment may start a line.
+            after = self.line_start;
+            if self.peek() == b'#' {
+                self.skip_to_eol();
+            }
+        }
+    }
+
+    /// A flow collection, `pos` on its `[` or `{`, in a block collection indented `block`.
+    fn flow_node(&mut self, block: isize) -> R<()> {
         self.enter()?;
         let open = self.pos;
         let map = self.peek() == b'{';
@@ -618,7 +657,7 @@ impl P<'_, '_> {
         self.b
             .start(map, 0, self.span(open, self.pos))
             .map_err(|_| Unsupported)?;
-        self.flow_spaces()?;
+        self.flow_break(block)?;
         if self.peek() != close {
             loop {
                 if map {
@@ -628,12 +667,12 @@ impl P<'_, '_> {
                         return Err(Unsupported);
                     }
                 }
-                self.flow_item()?;
-                self.flow_spaces()?;
+                self.flow_item(block)?;
+                self.flow_break(block)?;
                 match self.peek() {
                     b',' => {
                         self.pos += 1;
-                        self.flow_spaces()?;
+                        self.flow_break(block)?;
                         if self.peek() == close {
                             return Err(Unsupported);
                         }
@@ -652,9 +691,9 @@ impl P<'_, '_> {
     }
 
     /// A node inside a flow collection: a nested one or a scalar.
-    fn flow_item(&mut self) -> R<()> {
+    fn flow_item(&mut self, block: isize) -> R<()> {
         match self.peek() {
-            b'[' | b'{' => self.flow_node(),
+            b'[' | b'{' => self.flow_node(block),
             b'"' | b'\'' => {
                 let start = self.pos;
                 let (text, _) = self.quoted()?;
