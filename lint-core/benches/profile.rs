@@ -6,7 +6,9 @@
 //!     perf record -g target/release/examples/profile parse 20
 //!
 //! Steps: `serde_yaml` (the bare parse vs_serde_yaml.rs compares with), `parse`
-//! (pvlint's YAML stage), `index` (parse + object index + typed views), `lint` (everything).
+//! (pvlint's YAML stage), `index` (parse + object index + typed views), `lint` (everything),
+//! `phases` (median wall time of each phase over TIMES interleaved runs: where the time of
+//! a lint goes).
 
 use pvlint_core::{index::Index, lint, yaml, Options};
 use serde::Deserialize;
@@ -34,11 +36,67 @@ fn main() {
                 .sum(),
             "index" => Index::build(&sources).objects.len(),
             "lint" => lint(&sources, &Options::default()).findings.len(),
+            "phases" => {
+                phases(&sources, times);
+                return;
+            }
             _ => {
-                eprintln!("usage: profile serde_yaml|parse|index|lint [TIMES] [GROUPS]");
+                eprintln!("usage: profile serde_yaml|parse|index|lint|phases [TIMES] [GROUPS]");
                 std::process::exit(2);
             }
         };
     }
     eprintln!("{step} ×{times}: {out}");
+}
+
+fn phases(sources: &[pvlint_core::Source], times: usize) {
+    use std::hint::black_box;
+    use std::time::Instant;
+    let opts = Options::default();
+    let empty = Index::default();
+    let names = [
+        "serde_yaml parse",
+        "pvlint parse",
+        "index (parse + views)",
+        "simulate",
+        "drop index",
+        "lint",
+    ];
+    let mut t: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+    for _ in 0..times.max(1) {
+        let s = Instant::now();
+        for src in sources {
+            for d in serde_yaml::Deserializer::from_str(&src.text) {
+                black_box(serde_yaml::Value::deserialize(d).ok());
+            }
+        }
+        t[0].push(s.elapsed().as_secs_f64());
+        let s = Instant::now();
+        for src in sources {
+            black_box(yaml::parse_stream(&src.text));
+        }
+        t[1].push(s.elapsed().as_secs_f64());
+        let s = Instant::now();
+        let ix = Index::build(sources);
+        t[2].push(s.elapsed().as_secs_f64());
+        let s = Instant::now();
+        black_box(pvlint_core::sim::simulate(&empty, &ix, &opts));
+        t[3].push(s.elapsed().as_secs_f64());
+        let s = Instant::now();
+        drop(ix);
+        t[4].push(s.elapsed().as_secs_f64());
+        let s = Instant::now();
+        black_box(lint(sources, &opts));
+        t[5].push(s.elapsed().as_secs_f64());
+    }
+    let base = {
+        let mut v = t[0].clone();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    for (name, mut v) in names.iter().zip(t) {
+        v.sort_by(f64::total_cmp);
+        let m = v[v.len() / 2];
+        println!("{name:<24} {:>8.1} ms {:>6.2}×", m * 1e3, m / base);
+    }
 }
