@@ -214,50 +214,7 @@ pub fn migrate_json(request: &str) -> String {
 /// applied. Hosts use it to read the same files the core reads (cluster state, settings).
 /// The first parse problem is the error, with its line and column.
 pub fn documents_json(text: &str) -> Result<Vec<serde_json::Value>, String> {
-    let (docs, issues) = crate::yaml::parse_stream(text);
-    if let Some(i) = issues
-        .iter()
-        .find(|i| i.kind != crate::yaml::IssueKind::DuplicateKey)
-    {
-        return Err(format!(
-            "{}:{}: {}",
-            i.span.start.line, i.span.start.column, i.message
-        ));
-    }
-    Ok(docs
-        .iter()
-        .filter_map(|d| d.root.as_ref().map(node_json))
-        .collect())
-}
-
-fn node_json(n: &crate::node::Node) -> serde_json::Value {
-    use crate::node::{ScalarKind, Value as V};
-    use serde_json::Value;
-    match &n.value {
-        V::Map(entries) => Value::Object(
-            entries
-                .iter()
-                .map(|e| (e.key.clone(), node_json(&e.value)))
-                .collect(),
-        ),
-        V::Seq(items) => Value::Array(items.iter().map(node_json).collect()),
-        V::Scalar(s) => match s.kind {
-            ScalarKind::Null => Value::Null,
-            ScalarKind::Bool(b) => Value::Bool(b),
-            ScalarKind::Int => crate::model::parse_int(&s.text)
-                .map(Value::from)
-                .unwrap_or_else(|| Value::String(s.text.clone())),
-            ScalarKind::Float => s
-                .text
-                .replace('_', "")
-                .parse::<f64>()
-                .ok()
-                .and_then(serde_json::Number::from_f64)
-                .map(Value::Number)
-                .unwrap_or_else(|| Value::String(s.text.clone())),
-            ScalarKind::Str => Value::String(s.text.clone()),
-        },
-    }
+    crate::value::documents_to_json(text)
 }
 
 /// `{"error": "..."}`, the answer to a request that cannot be served.

@@ -250,3 +250,42 @@ fn report_cluster_problems(
     }
     out.extend(found);
 }
+
+/// The pipeline's stages one at a time, for the benchmarks and the profiling driver in
+/// `benches/` only: not a stable API (hosts use [`api`]).
+#[doc(hidden)]
+pub mod stages {
+    use crate::index::Index;
+    use crate::{Options, Source};
+
+    /// An object index, opaque outside the core.
+    #[derive(Default)]
+    pub struct Indexed(Index);
+
+    impl Indexed {
+        /// How many objects it holds.
+        pub fn objects(&self) -> usize {
+            self.0.objects.len()
+        }
+    }
+
+    /// The YAML stage alone: how many documents the text holds.
+    pub fn parse(text: &str) -> usize {
+        crate::yaml::parse_stream(text).0.len()
+    }
+
+    /// Parse, object index and typed views.
+    pub fn index(sources: &[Source]) -> Indexed {
+        Indexed(Index::build(sources))
+    }
+
+    /// The simulation of the manifests on an unknown cluster, run to its fixed point.
+    pub fn simulate(manifests: &Indexed, options: &Options) {
+        std::hint::black_box(crate::sim::simulate(
+            &Index::default(),
+            &manifests.0,
+            options,
+            false,
+        ));
+    }
+}

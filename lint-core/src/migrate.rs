@@ -517,7 +517,10 @@ impl Plan {
 
     fn set(&mut self, root: &Node, p: Path, to: &str, why: &str) {
         let Some(n) = node_at(root, &p) else { return };
-        let from = n.as_scalar().map(|s| s.text.clone()).unwrap_or_default();
+        let from = n
+            .as_scalar()
+            .map(|s| s.text.to_string())
+            .unwrap_or_default();
         if n.as_str() == Some(to) {
             return;
         }
@@ -715,7 +718,7 @@ fn plan(root: &Node, ctx: &Ctx, opts: &MigrateOptions) -> Plan {
                         });
                         plan.actions.push(Action::Insert {
                             map: path(&["metadata"]),
-                            after: last.key.clone(),
+                            after: last.key.to_string(),
                             key: "namespace".into(),
                             value: to.clone(),
                         });
@@ -875,7 +878,7 @@ fn coalesce(root: &Node, actions: &mut Vec<Action>) {
             };
             let all = map.iter().all(|e| {
                 let mut q = parent.clone();
-                q.push(Seg::Key(e.key.clone()));
+                q.push(Seg::Key(e.key.to_string()));
                 removed.contains(&q)
             });
             if all && !removed.contains(&parent) {
@@ -1057,7 +1060,7 @@ fn apply_tree(root: &mut Node, a: &Action) {
         Action::Set(p, to) => {
             if let Some(n) = at_mut(root, p) {
                 n.value = Value::Scalar(Scalar {
-                    text: to.clone(),
+                    text: to.clone().into(),
                     kind: ScalarKind::Str,
                 });
             }
@@ -1081,11 +1084,11 @@ fn apply_tree(root: &mut Node, a: &Action) {
                 m.insert(
                     at,
                     Entry {
-                        key: key.clone(),
+                        key: key.clone().into(),
                         key_span: span,
                         value: Node {
                             value: Value::Scalar(Scalar {
-                                text: value.clone(),
+                                text: value.clone().into(),
                                 kind: ScalarKind::Str,
                             }),
                             span,
@@ -1118,7 +1121,7 @@ fn inline(n: &Node) -> String {
         Value::Scalar(s) => match s.kind {
             ScalarKind::Str => format_str(&s.text),
             ScalarKind::Null => "null".into(),
-            _ => s.text.clone(),
+            _ => s.text.to_string(),
         },
         Value::Map(_) => "{}".into(),
         Value::Seq(_) => "[]".into(),

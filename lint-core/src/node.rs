@@ -3,6 +3,15 @@
 //! Scalars keep their source text and style; their type is resolved the way
 //! Kubernetes' YAML decoder (sigs.k8s.io/yaml, YAML 1.1 rules) resolves it, so
 //! `yes` is a boolean and `"yes"` is a string, exactly as `kubectl apply` sees them.
+//!
+//! The tree is built to be small: every `Vec` is allocated at its final length, and keys
+//! and scalar texts are [`Str`]s, which keep strings of up to 22 bytes (almost every key
+//! and value of a Kubernetes manifest) inline instead of in a heap allocation of their own.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
 
 use crate::source::Span;
 
@@ -21,14 +30,14 @@ pub enum Value {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
-    pub key: String,
+    pub key: Str,
     pub key_span: Span,
     pub value: Node,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scalar {
-    pub text: String,
+    pub text: Str,
     /// Plain (unquoted, untagged) scalars are typed by their text; all others are strings
     /// unless a core-schema tag says otherwise.
     pub kind: ScalarKind,
@@ -56,19 +65,204 @@ impl ScalarKind {
     }
 }
 
+/// An immutable string of the tree (a key or a scalar's text). It reads like a `&str`
+/// (`Deref`, `==` with `&str`/`str`/`String`, `Display`); strings of up to 22 bytes live
+/// inside it, longer ones in one exact-size heap allocation. `to_string()` gives a `String`.
+#[derive(Clone)]
+pub struct Str(Repr);
+
+const INLINE: usize = 22;
+
+#[derive(Clone)]
+enum Repr {
+    Inline { len: u8, buf: [u8; INLINE] },
+    Heap(Box<str>),
+}
+
+impl Str {
+    pub fn new(s: &str) -> Str {
+        if s.len() <= INLINE {
+            let mut buf = [0u8; INLINE];
+            buf[..s.len()].copy_from_slice(s.as_bytes());
+            Str(Repr::Inline {
+                len: s.len() as u8,
+                buf,
+            })
+        } else {
+            Str(Repr::Heap(s.into()))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // SAFETY: `buf[..len]` is only ever written from a whole `&str` (in `Str::new`), so
+            // it is valid UTF-8 and `len` is on a character boundary.
+            Repr::Inline { len, buf } => unsafe {
+                std::str::from_utf8_unchecked(&buf[..*len as usize])
+            },
+            Repr::Heap(b) => b,
+        }
+    }
+}
+
+impl Default for Str {
+    fn default() -> Str {
+        Str::new("")
+    }
+}
+
+impl Deref for Str {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Str {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for Str {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for Str {
+    fn from(s: &str) -> Str {
+        Str::new(s)
+    }
+}
+
+impl From<String> for Str {
+    fn from(s: String) -> Str {
+        if s.len() <= INLINE {
+            Str::new(&s)
+        } else {
+            Str(Repr::Heap(s.into_boxed_str()))
+        }
+    }
+}
+
+impl From<Str> for String {
+    fn from(s: Str) -> String {
+        match s.0 {
+            Repr::Heap(b) => b.into_string(),
+            Repr::Inline { .. } => s.as_str().to_string(),
+        }
+    }
+}
+
+impl PartialEq for Str {
+    fn eq(&self, other: &Str) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Str {}
+
+impl PartialOrd for Str {
+    fn partial_cmp(&self, other: &Str) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Str {
+    fn cmp(&self, other: &Str) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl Hash for Str {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl PartialEq<str> for Str {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Str {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Str {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<Str> for str {
+    fn eq(&self, other: &Str) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Str> for &str {
+    fn eq(&self, other: &Str) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialEq<Str> for String {
+    fn eq(&self, other: &Str) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl fmt::Display for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Debug for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
 /// Resolves a plain scalar as go-yaml v2 (used by sigs.k8s.io/yaml) does.
 pub fn resolve_plain(text: &str) -> ScalarKind {
-    match text {
-        "" | "~" | "null" | "Null" | "NULL" => return ScalarKind::Null,
-        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
-            return ScalarKind::Bool(true)
+    // Every special word below has at most 5 bytes and starts with one of these.
+    let special = match text.as_bytes().first() {
+        None => true,
+        Some(c) => {
+            text.len() <= 5
+                && matches!(
+                    c,
+                    b'~' | b'n'
+                        | b'N'
+                        | b'y'
+                        | b'Y'
+                        | b't'
+                        | b'T'
+                        | b'o'
+                        | b'O'
+                        | b'f'
+                        | b'F'
+                        | b'.'
+                        | b'+'
+                        | b'-'
+                )
         }
-        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
-            return ScalarKind::Bool(false)
+    };
+    if special {
+        if let Some(kind) = special_word(text) {
+            return kind;
         }
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
-        | ".nan" | ".NaN" | ".NAN" => return ScalarKind::Float,
-        _ => {}
+    }
+    // Numbers start (after a sign) with a digit, `_` or `.`.
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if !matches!(unsigned.as_bytes().first(), Some(b'0'..=b'9' | b'_' | b'.')) {
+        return ScalarKind::Str;
     }
     if is_int(text) {
         ScalarKind::Int
@@ -77,6 +271,21 @@ pub fn resolve_plain(text: &str) -> ScalarKind {
     } else {
         ScalarKind::Str
     }
+}
+
+fn special_word(text: &str) -> Option<ScalarKind> {
+    Some(match text {
+        "" | "~" | "null" | "Null" | "NULL" => ScalarKind::Null,
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            ScalarKind::Bool(true)
+        }
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            ScalarKind::Bool(false)
+        }
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        | ".nan" | ".NaN" | ".NAN" => ScalarKind::Float,
+        _ => return None,
+    })
 }
 
 fn is_int(t: &str) -> bool {
@@ -150,7 +359,10 @@ impl Node {
 
     /// The map entry named `key`, if this is a map that has it.
     pub fn entry(&self, key: &str) -> Option<&Entry> {
-        self.as_map()?.iter().find(|e| e.key == key)
+        let key = key.as_bytes();
+        self.as_map()?
+            .iter()
+            .find(|e| short_eq(e.key.as_bytes(), key))
     }
 
     pub fn get(&self, key: &str) -> Option<&Node> {
@@ -160,20 +372,32 @@ impl Node {
     /// Follows a dotted path of map keys with optional list indices
     /// (`spec.claimRef.uid`, `spec.volumeClaimTemplates[0].spec`).
     pub fn at(&self, path: &str) -> Option<&Node> {
-        path.split('.').try_fold(self, |n, seg| {
-            let (key, mut rest) = match seg.find('[') {
+        let mut n = self;
+        let mut rest = path;
+        loop {
+            // One `.`-separated segment: a key, then `[i]` indices.
+            let (seg, next) = match byte_pos(rest, b'.') {
+                Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+                None => (rest, None),
+            };
+            let (key, mut idx) = match byte_pos(seg, b'[') {
                 Some(i) => (&seg[..i], &seg[i..]),
                 None => (seg, ""),
             };
-            let mut cur = if key.is_empty() { n } else { n.get(key)? };
-            while let Some(r) = rest.strip_prefix('[') {
-                let end = r.find(']')?;
-                let idx: usize = r[..end].parse().ok()?;
-                cur = cur.as_seq()?.get(idx)?;
-                rest = &r[end + 1..];
+            if !key.is_empty() {
+                n = n.get(key)?;
             }
-            Some(cur)
-        })
+            while let Some(r) = idx.strip_prefix('[') {
+                let end = byte_pos(r, b']')?;
+                let i: usize = r[..end].parse().ok()?;
+                n = n.as_seq()?.get(i)?;
+                idx = &r[end + 1..];
+            }
+            match next {
+                Some(r) => rest = r,
+                None => return Some(n),
+            }
+        }
     }
 
     /// A JSON-ish description of the node's type, for messages.
@@ -219,6 +443,17 @@ pub fn same_content(a: &Node, b: &Node) -> bool {
     }
 }
 
+/// The first position of an ASCII byte in a short string (paths, keys: a plain loop beats
+/// `str::find`'s set-up).
+fn byte_pos(s: &str, b: u8) -> Option<usize> {
+    s.bytes().position(|c| c == b)
+}
+
+/// Equality for short byte strings (keys), without a `memcmp` call.
+fn short_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,6 +465,38 @@ mod tests {
         assert_eq!(r.at("a[1].b.c[1]").unwrap().as_str(), Some("q"));
         assert!(r.at("a[2].b").is_none());
         assert!(r.at("a[x]").is_none());
+    }
+
+    /// The shortcuts in `resolve_plain` never change its answer.
+    #[test]
+    fn resolve_plain_shortcuts_are_exact() {
+        fn reference(text: &str) -> ScalarKind {
+            if let Some(k) = special_word(text) {
+                return k;
+            }
+            if is_int(text) {
+                ScalarKind::Int
+            } else if is_float(text) {
+                ScalarKind::Float
+            } else {
+                ScalarKind::Str
+            }
+        }
+        let chars: Vec<char> = "0123456789_.+-eExXbByYnNtTrRuUoOfFaAlLsSiI~ é"
+            .chars()
+            .collect();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            let len = (r % 7) as usize;
+            let s: String = (0..len)
+                .map(|i| chars[((r >> (8 + 7 * i)) % chars.len() as u64) as usize])
+                .collect();
+            assert_eq!(resolve_plain(&s), reference(&s), "{s:?}");
+        }
     }
 
     #[test]

@@ -11,14 +11,23 @@ use serde::{Deserialize, Serialize};
 pub struct Source {
     pub name: String,
     pub text: String,
-    line_starts: Vec<usize>,
+    /// Byte offset of every line's start. `u32`: a source larger than 4 GiB cannot be linted
+    /// anyway (offsets past that saturate, and `line` then returns `None`).
+    line_starts: Vec<u32>,
 }
 
 impl Source {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
         let text = text.into();
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let lines = text.bytes().filter(|&b| b == b'\n').count();
+        let mut line_starts = Vec::with_capacity(lines + 1);
+        line_starts.push(0);
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| u32::try_from(i + 1).unwrap_or(u32::MAX)),
+        );
         Source {
             name: name.into(),
             text,
@@ -29,13 +38,12 @@ impl Source {
     /// The text of a 1-based line, without its line break.
     pub fn line(&self, line: u32) -> Option<&str> {
         let idx = (line as usize).checked_sub(1)?;
-        let start = *self.line_starts.get(idx)?;
+        let start = *self.line_starts.get(idx)? as usize;
         let end = self
             .line_starts
             .get(idx + 1)
-            .copied()
-            .unwrap_or(self.text.len());
-        let l = &self.text[start..end];
+            .map_or(self.text.len(), |&e| e as usize);
+        let l = self.text.get(start..end)?;
         Some(l.trim_end_matches('\n').trim_end_matches('\r'))
     }
 

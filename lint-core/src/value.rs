@@ -1,39 +1,45 @@
-//! One YAML (or JSON) document as a JSON value, typed the way Kubernetes' decoder types YAML
-//! (YAML 1.1 scalars: `yes` and `off` are booleans). For hosts' own settings files
-//! (`.pvlint.yaml`), so they read YAML exactly as pvlint reads manifests.
+//! YAML (or JSON) documents as JSON values, typed the way Kubernetes' decoder types YAML
+//! (YAML 1.1 scalars: `yes` and `off` are booleans, `0x1F` an integer). For hosts' own files
+//! (`.pvlint.yaml`, a policy's settings, cluster-state files), so they read YAML exactly as
+//! pvlint reads manifests.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use crate::node::{Node, ScalarKind, Value as V};
+use crate::yaml::{IssueKind, ParseIssue as Issue};
 
 fn convert(n: &Node) -> Value {
     match &n.value {
+        V::Map(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|e| (e.key.to_string(), convert(&e.value)))
+                .collect(),
+        ),
+        V::Seq(items) => Value::Array(items.iter().map(convert).collect()),
         V::Scalar(s) => match s.kind {
             ScalarKind::Null => Value::Null,
             ScalarKind::Bool(b) => Value::Bool(b),
-            ScalarKind::Int => s
-                .text
-                .replace('_', "")
-                .parse::<i64>()
-                .map(|i| Value::Number(i.into()))
-                .unwrap_or_else(|_| Value::String(s.text.clone())),
+            ScalarKind::Int => crate::model::parse_int(&s.text)
+                .map(Value::from)
+                .unwrap_or_else(|| Value::String(s.text.to_string())),
             ScalarKind::Float => s
                 .text
+                .replace('_', "")
                 .parse::<f64>()
                 .ok()
                 .and_then(Number::from_f64)
-                .map_or_else(|| Value::String(s.text.clone()), Value::Number),
-            ScalarKind::Str => Value::String(s.text.clone()),
+                .map_or_else(|| Value::String(s.text.to_string()), Value::Number),
+            ScalarKind::Str => Value::String(s.text.to_string()),
         },
-        V::Seq(items) => Value::Array(items.iter().map(convert).collect()),
-        V::Map(entries) => {
-            let mut m = Map::new();
-            for e in entries {
-                m.insert(e.key.clone(), convert(&e.value));
-            }
-            Value::Object(m)
-        }
     }
+}
+
+fn located(i: &Issue) -> String {
+    format!(
+        "{}:{}: {}",
+        i.span.start.line, i.span.start.column, i.message
+    )
 }
 
 /// The document's value; an error names the line and column of what is wrong. An empty
@@ -41,10 +47,7 @@ fn convert(n: &Node) -> Value {
 pub fn yaml_to_json(text: &str) -> Result<Value, String> {
     let (docs, issues) = crate::yaml::parse_stream(text);
     if let Some(i) = issues.first() {
-        return Err(format!(
-            "{}:{}: {}",
-            i.span.start.line, i.span.start.column, i.message
-        ));
+        return Err(located(i));
     }
     if docs.len() > 1 {
         return Err("expected one YAML document, found several".into());
@@ -54,4 +57,17 @@ pub fn yaml_to_json(text: &str) -> Result<Value, String> {
         .next()
         .and_then(|d| d.root)
         .map_or(Value::Null, |r| convert(&r)))
+}
+
+/// Every document of a stream; the first parse problem other than a duplicate key (the
+/// first value is kept, as everywhere in the core) is the error, with its line and column.
+pub fn documents_to_json(text: &str) -> Result<Vec<Value>, String> {
+    let (docs, issues) = crate::yaml::parse_stream(text);
+    if let Some(i) = issues.iter().find(|i| i.kind != IssueKind::DuplicateKey) {
+        return Err(located(i));
+    }
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.root.as_ref().map(convert))
+        .collect())
 }

@@ -7,12 +7,15 @@
 //! merge keys (`<<`), duplicate-key detection, a bound on alias expansion
 //! (billion laughs) and on nesting depth, and YAML 1.1 scalar typing.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YSpan};
 
-use crate::node::{resolve_plain, Entry, Node, Scalar, ScalarKind, Value};
+use crate::node::{resolve_plain, Entry, Node, Scalar, ScalarKind, Str, Value};
 use crate::source::{Pos, Span};
+
+mod fast;
 
 /// At most this many nodes may be produced by expanding aliases in one document.
 pub const ALIAS_EXPANSION_LIMIT: usize = 100_000;
@@ -40,7 +43,7 @@ pub enum IssueKind {
     ComplexKey,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ParseIssue {
     pub kind: IssueKind,
     pub document: usize,
@@ -52,12 +55,13 @@ pub struct ParseIssue {
 pub fn parse_stream(text: &str) -> (Vec<Document>, Vec<ParseIssue>) {
     let mut docs = Vec::new();
     let mut issues = Vec::new();
+    let mut b = Builder::default();
     for chunk in split_documents(text) {
         if is_blank(chunk.text) {
             continue;
         }
         let index = docs.len();
-        let (root, mut found) = parse_chunk(chunk.text, chunk.first_line, index);
+        let (root, mut found) = parse_chunk(&mut b, chunk.text, chunk.first_line, index, true);
         let failed = found
             .iter()
             .any(|i| matches!(i.kind, IssueKind::Syntax | IssueKind::Limit));
@@ -87,44 +91,68 @@ pub(crate) fn is_blank(text: &str) -> bool {
     })
 }
 
+/// Does this line (without its line break) hold only whitespace, a comment or a directive?
+fn is_directive_or_blank(content: &str) -> bool {
+    // ASCII fast path; anything else is decided by `str::trim`, whose whitespace is Unicode's.
+    match content
+        .bytes()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'))
+    {
+        None => true,
+        Some(b) if b.is_ascii() => b == b'#' || b == b'%',
+        Some(_) => {
+            let t = content.trim();
+            t.is_empty() || t.starts_with('#') || t.starts_with('%')
+        }
+    }
+}
+
 /// Splits a stream at document markers. A `---` line starts a new piece (the marker
 /// stays with it: it may carry content such as `--- {a: 1}`); a `...` line ends one.
 /// Per the YAML spec these markers at column 0 always delimit documents, even inside
 /// multi-line scalars, so splitting here never changes the meaning of valid input.
 pub(crate) fn split_documents(text: &str) -> Vec<Chunk<'_>> {
+    let bytes = text.as_bytes();
     let mut chunks = Vec::new();
     let mut start = 0usize;
     let mut start_line = 1u32;
     let mut only_directives = true;
     let mut offset = 0usize;
-    for (line_no, line) in (1u32..).zip(text.split_inclusive('\n')) {
-        let content = line.trim_end_matches(['\n', '\r']);
-        if is_marker(content, "---") {
-            if !only_directives && offset > start {
+    let mut line_no = 1u32;
+    while offset < bytes.len() {
+        let next = bytes[offset..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| offset + i + 1);
+        let first = bytes[offset];
+        // Only lines starting with `-` or `.` can be markers; the others matter only while
+        // no content has been seen since the last split.
+        if first == b'-' || first == b'.' || only_directives {
+            let content = text[offset..next].trim_end_matches(['\n', '\r']);
+            if is_marker(content, "---") {
+                if !only_directives && offset > start {
+                    chunks.push(Chunk {
+                        text: &text[start..offset],
+                        first_line: start_line,
+                    });
+                    start = offset;
+                    start_line = line_no;
+                }
+                only_directives = false;
+            } else if is_marker(content, "...") {
                 chunks.push(Chunk {
-                    text: &text[start..offset],
+                    text: &text[start..next],
                     first_line: start_line,
                 });
-                start = offset;
-                start_line = line_no;
-            }
-            only_directives = false;
-        } else if is_marker(content, "...") {
-            let end = offset + line.len();
-            chunks.push(Chunk {
-                text: &text[start..end],
-                first_line: start_line,
-            });
-            start = end;
-            start_line = line_no + 1;
-            only_directives = true;
-        } else {
-            let t = content.trim();
-            if !(t.is_empty() || t.starts_with('#') || t.starts_with('%')) {
+                start = next;
+                start_line = line_no + 1;
+                only_directives = true;
+            } else if !is_directive_or_blank(content) {
                 only_directives = false;
             }
         }
-        offset += line.len();
+        offset = next;
+        line_no += 1;
     }
     if start < text.len() {
         chunks.push(Chunk {
@@ -135,25 +163,40 @@ pub(crate) fn split_documents(text: &str) -> Vec<Chunk<'_>> {
     chunks
 }
 
-enum Frame {
-    Seq {
-        start: Span,
-        anchor: usize,
-        items: Vec<Node>,
-    },
-    Map {
-        start: Span,
-        anchor: usize,
-        entries: Vec<Entry>,
-        merges: Vec<Node>,
-        key: Option<(String, Span, bool)>,
-    },
+/// A collection being built. Its children wait in the builder's shared `items` / `entries`
+/// stacks from `base` on, so every finished collection is allocated once, at its length.
+struct Frame {
+    start: Span,
+    anchor: usize,
+    base: usize,
+    /// `None` for a sequence.
+    map: Option<MapFrame>,
 }
 
-struct Builder {
+#[derive(Default)]
+struct MapFrame {
+    /// The key waiting for its value: text, span, plain (so `<<` is a merge key).
+    key: Option<(Str, Span, bool)>,
+    merges: Vec<Node>,
+    /// Keys seen so far, with the line of their first definition, once the map is too big
+    /// for a linear duplicate check.
+    seen: Option<HashMap<Str, u32>>,
+}
+
+/// Maps with more entries than this check duplicates through a hash map.
+const LINEAR_KEY_CHECK: usize = 16;
+
+/// Builds `Node` trees from parse events (saphyr-parser's, or the fast path's in
+/// `yaml/fast.rs`) and adds what Kubernetes' decoder does: merge keys, duplicate keys,
+/// bounds on alias expansion and depth. Reused across documents: its stacks keep their
+/// capacity.
+#[derive(Default)]
+pub(crate) struct Builder {
     line_offset: u32,
     document: usize,
     stack: Vec<Frame>,
+    items: Vec<Node>,
+    entries: Vec<Entry>,
     anchors: HashMap<usize, Node>,
     expanded: usize,
     root: Option<Node>,
@@ -161,6 +204,18 @@ struct Builder {
 }
 
 impl Builder {
+    fn reset(&mut self, first_line: u32, document: usize) {
+        self.line_offset = first_line - 1;
+        self.document = document;
+        self.stack.clear();
+        self.items.clear();
+        self.entries.clear();
+        self.anchors.clear();
+        self.expanded = 0;
+        self.root = None;
+        self.issues.clear();
+    }
+
     fn span(&self, s: &YSpan) -> Span {
         let conv = |m: &saphyr_parser::Marker| Pos {
             line: m.line() as u32 + self.line_offset,
@@ -181,63 +236,175 @@ impl Builder {
         });
     }
 
-    /// Hands a finished node to its parent. Returns false when a limit was hit.
-    fn push(&mut self, node: Node, anchor: usize, is_plain: bool) -> bool {
+    /// Hands a finished node to its parent.
+    fn push(&mut self, node: Node, anchor: usize, is_plain: bool) {
         if anchor != 0 {
             self.anchors.insert(anchor, node.clone());
         }
-        match self.stack.last_mut() {
-            None => {
-                if self.root.is_none() {
-                    self.root = Some(node);
+        let Some(frame) = self.stack.last_mut() else {
+            if self.root.is_none() {
+                self.root = Some(node);
+            }
+            return;
+        };
+        let Some(m) = &mut frame.map else {
+            self.items.push(node);
+            return;
+        };
+        let Some((k, key_span, plain)) = m.key.take() else {
+            match node.value {
+                Value::Scalar(s) => m.key = Some((s.text, node.span, is_plain)),
+                _ => {
+                    let span = node.span;
+                    m.key = Some(("<complex key>".into(), span, false));
+                    self.issue(
+                        IssueKind::ComplexKey,
+                        span,
+                        "a list or map is used as a mapping key; Kubernetes objects only have string keys".into(),
+                    );
                 }
             }
-            Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map {
-                entries,
-                merges,
-                key,
-                ..
-            }) => match key.take() {
-                None => {
-                    let (text, plain) = match &node.value {
-                        Value::Scalar(s) => (s.text.clone(), is_plain),
-                        _ => {
-                            let span = node.span;
-                            *key = Some(("<complex key>".into(), span, false));
-                            self.issue(
-                                IssueKind::ComplexKey,
-                                span,
-                                "a list or map is used as a mapping key; Kubernetes objects only have string keys".into(),
-                            );
-                            return true;
-                        }
-                    };
-                    *key = Some((text, node.span, plain));
-                }
-                Some((k, key_span, plain)) => {
-                    if plain && k == "<<" {
-                        merges.push(node);
-                    } else if let Some(prev) = entries.iter().find(|e| e.key == k) {
-                        let first = prev.key_span.start.line;
-                        self.issue(
-                            IssueKind::DuplicateKey,
-                            key_span,
-                            format!(
-                                "mapping key \"{k}\" already defined at line {first}: kubectl rejects the document; remove one of them"
-                            ),
-                        );
-                    } else {
-                        entries.push(Entry {
-                            key: k,
-                            key_span,
-                            value: node,
-                        });
-                    }
-                }
-            },
+            return;
+        };
+        if plain && k == "<<" {
+            m.merges.push(node);
+            return;
         }
-        true
+        let siblings = &self.entries[frame.base..];
+        let first = if siblings.len() < LINEAR_KEY_CHECK {
+            siblings
+                .iter()
+                .find(|e| e.key == k)
+                .map(|e| e.key_span.start.line)
+        } else {
+            let seen = m.seen.get_or_insert_with(|| {
+                let mut seen = HashMap::with_capacity(siblings.len() * 2);
+                for e in siblings.iter().rev() {
+                    seen.insert(e.key.clone(), e.key_span.start.line);
+                }
+                seen
+            });
+            match seen.get(&k) {
+                Some(&line) => Some(line),
+                None => {
+                    seen.insert(k.clone(), key_span.start.line);
+                    None
+                }
+            }
+        };
+        match first {
+            Some(first) => self.issue(
+                IssueKind::DuplicateKey,
+                key_span,
+                format!(
+                    "mapping key \"{k}\" already defined at line {first}: kubectl rejects the document; remove one of them"
+                ),
+            ),
+            None => self.entries.push(Entry {
+                key: k,
+                key_span,
+                value: node,
+            }),
+        }
+    }
+
+    pub(crate) fn scalar(
+        &mut self,
+        text: Str,
+        kind: ScalarKind,
+        span: Span,
+        anchor: usize,
+        plain: bool,
+    ) {
+        let node = Node {
+            value: Value::Scalar(Scalar { text, kind }),
+            span,
+        };
+        self.push(node, anchor, plain);
+    }
+
+    /// Opens a sequence or a mapping. Fails when nesting is too deep.
+    pub(crate) fn start(&mut self, map: bool, anchor: usize, span: Span) -> Result<(), ()> {
+        if self.stack.len() >= MAX_DEPTH {
+            self.issue(
+                IssueKind::Limit,
+                span,
+                format!("nesting is deeper than {MAX_DEPTH} levels; the document was skipped"),
+            );
+            return Err(());
+        }
+        let (base, map) = if map {
+            (self.entries.len(), Some(MapFrame::default()))
+        } else {
+            (self.items.len(), None)
+        };
+        self.stack.push(Frame {
+            start: span,
+            anchor,
+            base,
+            map,
+        });
+        Ok(())
+    }
+
+    /// Closes the innermost collection.
+    pub(crate) fn end(&mut self, span: Span) {
+        let Some(frame) = self.stack.pop() else {
+            return;
+        };
+        let start = frame.start;
+        let value = match frame.map {
+            None => {
+                let items: Vec<Node> = self.items.drain(frame.base..).collect();
+                let end = items.last().map_or(span.end, |n| n.span.end.max(start.end));
+                Node {
+                    value: Value::Seq(items),
+                    span: Span {
+                        start: start.start,
+                        end,
+                    },
+                }
+            }
+            Some(m) => {
+                let end = self.entries[frame.base..]
+                    .last()
+                    .map_or(span.end, |e| e.value.span.end.max(start.end));
+                if !m.merges.is_empty() {
+                    self.apply_merges(frame.base, m.merges);
+                }
+                let entries: Vec<Entry> = self.entries.drain(frame.base..).collect();
+                Node {
+                    value: Value::Map(entries),
+                    span: Span {
+                        start: start.start,
+                        end,
+                    },
+                }
+            }
+        };
+        self.push(value, frame.anchor, false);
+    }
+
+    /// `*name`: a copy of the anchored node. Fails past the expansion bound.
+    fn alias(&mut self, id: usize, span: Span) -> Result<(), ()> {
+        let Some(target) = self.anchors.get(&id) else {
+            self.issue(IssueKind::Syntax, span, "alias to an unknown anchor".into());
+            return Err(());
+        };
+        self.expanded += target.size();
+        if self.expanded > ALIAS_EXPANSION_LIMIT {
+            self.issue(
+                IssueKind::Limit,
+                span,
+                format!(
+                    "document contains excessive aliasing (more than {ALIAS_EXPANSION_LIMIT} nodes after expanding aliases); the document was skipped: kubectl refuses it too"
+                ),
+            );
+            return Err(());
+        }
+        let node = target.clone();
+        self.push(node, 0, false);
+        Ok(())
     }
 
     fn on_event(&mut self, ev: Event<'_>, ys: &YSpan) -> Result<(), ()> {
@@ -258,109 +425,16 @@ impl Builder {
                     None if plain => resolve_plain(&text),
                     None => ScalarKind::Str,
                 };
-                let node = Node {
-                    value: Value::Scalar(Scalar {
-                        text: text.into_owned(),
-                        kind,
-                    }),
-                    span,
+                let text = match text {
+                    Cow::Borrowed(t) => Str::new(t),
+                    Cow::Owned(t) => Str::from(t),
                 };
-                self.push(node, anchor, plain && tag.is_none());
+                self.scalar(text, kind, span, anchor, plain && tag.is_none());
             }
-            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
-                if self.stack.len() >= MAX_DEPTH {
-                    self.issue(
-                        IssueKind::Limit,
-                        span,
-                        format!(
-                            "nesting is deeper than {MAX_DEPTH} levels; the document was skipped"
-                        ),
-                    );
-                    return Err(());
-                }
-                let frame = if matches!(ev, Event::SequenceStart(..)) {
-                    Frame::Seq {
-                        start: span,
-                        anchor,
-                        items: Vec::new(),
-                    }
-                } else {
-                    Frame::Map {
-                        start: span,
-                        anchor,
-                        entries: Vec::new(),
-                        merges: Vec::new(),
-                        key: None,
-                    }
-                };
-                self.stack.push(frame);
-            }
-            Event::SequenceEnd | Event::MappingEnd => {
-                let Some(frame) = self.stack.pop() else {
-                    return Ok(());
-                };
-                let (node, anchor) = match frame {
-                    Frame::Seq {
-                        start,
-                        anchor,
-                        items,
-                    } => {
-                        let end = items.last().map_or(span.end, |n| n.span.end.max(start.end));
-                        (
-                            Node {
-                                value: Value::Seq(items),
-                                span: Span {
-                                    start: start.start,
-                                    end,
-                                },
-                            },
-                            anchor,
-                        )
-                    }
-                    Frame::Map {
-                        start,
-                        anchor,
-                        mut entries,
-                        merges,
-                        ..
-                    } => {
-                        let end = entries
-                            .last()
-                            .map_or(span.end, |e| e.value.span.end.max(start.end));
-                        self.apply_merges(&mut entries, merges);
-                        (
-                            Node {
-                                value: Value::Map(entries),
-                                span: Span {
-                                    start: start.start,
-                                    end,
-                                },
-                            },
-                            anchor,
-                        )
-                    }
-                };
-                self.push(node, anchor, false);
-            }
-            Event::Alias(id) => {
-                let Some(target) = self.anchors.get(&id) else {
-                    self.issue(IssueKind::Syntax, span, "alias to an unknown anchor".into());
-                    return Err(());
-                };
-                self.expanded += target.size();
-                if self.expanded > ALIAS_EXPANSION_LIMIT {
-                    self.issue(
-                        IssueKind::Limit,
-                        span,
-                        format!(
-                            "document contains excessive aliasing (more than {ALIAS_EXPANSION_LIMIT} nodes after expanding aliases); the document was skipped: kubectl refuses it too"
-                        ),
-                    );
-                    return Err(());
-                }
-                let node = target.clone();
-                self.push(node, 0, false);
-            }
+            Event::SequenceStart(anchor, _) => self.start(false, anchor, span)?,
+            Event::MappingStart(anchor, _) => self.start(true, anchor, span)?,
+            Event::SequenceEnd | Event::MappingEnd => self.end(span),
+            Event::Alias(id) => self.alias(id, span)?,
             Event::Nothing
             | Event::StreamStart
             | Event::StreamEnd
@@ -372,7 +446,10 @@ impl Builder {
 
     /// `<<: *base` / `<<: [*a, *b]`: keys not set explicitly come from the merged maps,
     /// earlier maps first (YAML 1.1 merge-key semantics, as go-yaml implements them).
-    fn apply_merges(&mut self, entries: &mut Vec<Entry>, merges: Vec<Node>) {
+    /// The map's own entries are `self.entries[base..]`.
+    fn apply_merges(&mut self, base: usize, merges: Vec<Node>) {
+        let mut present: HashSet<Str> =
+            self.entries[base..].iter().map(|e| e.key.clone()).collect();
         for m in merges {
             let maps: Vec<Node> = match m.value {
                 Value::Map(_) => vec![m],
@@ -389,8 +466,8 @@ impl Builder {
             for map in maps {
                 if let Value::Map(es) = map.value {
                     for e in es {
-                        if !entries.iter().any(|x| x.key == e.key) {
-                            entries.push(e);
+                        if present.insert(e.key.clone()) {
+                            self.entries.push(e);
                         }
                     }
                 }
@@ -399,16 +476,19 @@ impl Builder {
     }
 }
 
-fn parse_chunk(text: &str, first_line: u32, document: usize) -> (Option<Node>, Vec<ParseIssue>) {
-    let mut b = Builder {
-        line_offset: first_line - 1,
-        document,
-        stack: Vec::new(),
-        anchors: HashMap::new(),
-        expanded: 0,
-        root: None,
-        issues: Vec::new(),
-    };
+/// Parses one document: with the fast path when `fast` and it can, else with saphyr-parser.
+fn parse_chunk(
+    b: &mut Builder,
+    text: &str,
+    first_line: u32,
+    document: usize,
+    fast: bool,
+) -> (Option<Node>, Vec<ParseIssue>) {
+    b.reset(first_line, document);
+    if fast && fast::parse(text, first_line, b).is_ok() && b.root.is_some() {
+        return (b.root.take(), std::mem::take(&mut b.issues));
+    }
+    b.reset(first_line, document);
     let mut parser = Parser::new_from_str(text);
     let mut docs_seen = 0;
     while let Some(res) = parser.next_event() {
@@ -464,9 +544,11 @@ fn parse_chunk(text: &str, first_line: u32, document: usize) -> (Option<Node>, V
             }
         }
     }
-    // Drop any half-built frames iteratively (they are bounded by MAX_DEPTH anyway).
+    // Drop any half-built frames (they are bounded by MAX_DEPTH anyway).
     b.stack.clear();
-    (b.root, b.issues)
+    b.items.clear();
+    b.entries.clear();
+    (b.root.take(), std::mem::take(&mut b.issues))
 }
 
 #[cfg(test)]
@@ -539,6 +621,354 @@ mod tests {
             root.get("n").unwrap().as_scalar().unwrap().kind,
             ScalarKind::Int
         );
+    }
+
+    /// Runs the fast path alone on every document of `text`; where it accepts one, the
+    /// result must be exactly saphyr-parser's. Returns (documents accepted, documents).
+    fn fast_vs_saphyr(text: &str) -> (usize, usize) {
+        let (mut fast_b, mut slow_b) = (Builder::default(), Builder::default());
+        let (mut accepted, mut total) = (0, 0);
+        for (i, chunk) in split_documents(text).iter().enumerate() {
+            if is_blank(chunk.text) {
+                continue;
+            }
+            total += 1;
+            fast_b.reset(chunk.first_line, i);
+            if fast::parse(chunk.text, chunk.first_line, &mut fast_b).is_err() {
+                continue;
+            }
+            accepted += 1;
+            let slow = parse_chunk(&mut slow_b, chunk.text, chunk.first_line, i, false);
+            if (&fast_b.root, &fast_b.issues) != (&slow.0, &slow.1) {
+                let f = format!("{:#?}", (&fast_b.root, &fast_b.issues));
+                let s = format!("{:#?}", (&slow.0, &slow.1));
+                let at = f.lines().zip(s.lines()).take_while(|(a, b)| a == b).count();
+                let ctx = |t: &str| {
+                    t.lines()
+                        .skip(at.saturating_sub(12))
+                        .take(16)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                panic!(
+                    "fast path differs from saphyr-parser on:\n{}\n--- fast:\n{}\n--- saphyr:\n{}",
+                    chunk.text,
+                    ctx(&f),
+                    ctx(&s)
+                );
+            }
+        }
+        (accepted, total)
+    }
+
+    fn inputs() -> Vec<String> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in [root.join("tests/fixtures"), root.join("../examples")] {
+            for sub in std::fs::read_dir(dir).unwrap() {
+                let sub = sub.unwrap().path();
+                if sub.is_dir() {
+                    for f in std::fs::read_dir(sub).unwrap() {
+                        files.push(f.unwrap().path());
+                    }
+                }
+            }
+        }
+        files.sort();
+        let mut texts: Vec<String> = files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "yaml" || e == "json"))
+            .map(|f| std::fs::read_to_string(f).unwrap())
+            .collect();
+        texts.push(SHAPES.to_string());
+        // Every document again as JSON: pretty (2 and 4 spaces) and on one line.
+        let mut json = Vec::new();
+        for t in &texts {
+            for d in parse_stream(t).0 {
+                let Some(root) = d.root else { continue };
+                let v = to_json(&root);
+                let pretty = serde_json::to_string_pretty(&v).unwrap();
+                let wide: String = pretty
+                    .lines()
+                    .map(|l| {
+                        let n = l.len() - l.trim_start().len();
+                        format!("{}{}\n", " ".repeat(2 * n), l.trim_start())
+                    })
+                    .collect();
+                json.push(format!("{pretty}\n"));
+                json.push(wide);
+                json.push(v.to_string());
+            }
+        }
+        texts.extend(json);
+        // The same with CRLF line breaks.
+        let crlf: Vec<String> = texts.iter().map(|t| t.replace('\n', "\r\n")).collect();
+        texts.extend(crlf);
+        texts
+    }
+
+    fn to_json(n: &Node) -> serde_json::Value {
+        use serde_json::Value as J;
+        match &n.value {
+            Value::Scalar(s) => match s.kind {
+                ScalarKind::Null => J::Null,
+                ScalarKind::Bool(b) => J::Bool(b),
+                ScalarKind::Int | ScalarKind::Float => s
+                    .text
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(serde_json::Number::from_f64)
+                    .map_or_else(|| J::String(s.text.to_string()), J::Number),
+                ScalarKind::Str => J::String(s.text.to_string()),
+            },
+            Value::Seq(items) => J::Array(items.iter().map(to_json).collect()),
+            Value::Map(es) => J::Object(
+                es.iter()
+                    .map(|e| (e.key.to_string(), to_json(&e.value)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Shapes the fast path reads, and near misses it must leave alone.
+    const SHAPES: &str = "a: 1\nb:\n  c: x y  \n  d: [p, q]\n  e: {f: g, h: i}\n  j:\n  - k\n  - l: m\n    n: o\n  p:\nq: \"s\"\nr: []\ns: {}\n---\n# c\na:   # hi\n  - \n  -\n    b: 1\n  - - x\n    - y\nc: http://x:80/a#b # c\n\"d e\": 'it''s'\n---\n- a\n- b:\n- c: {x: [1, {y: z}]}\n-\n---\n{\"a\":1, \"b\": [\"c\", \"d\\\"e\"]}\n---\nk: -1\nl: -.5\nm: ~\nn: 0x1F\no: yes\np: \"yes\"\nq: 1e3\nr: a:b\ns: é ü\nt: [é, {ü: ö}]\n<<: {u: 1}\nu: 2\nv: 1\nv: 2\n---\n  a: 1\n  b:\n  - 2\n---\nplain scalar\n---\n[1, 2]\n---\n\"q\"\n";
+
+    #[test]
+    fn fast_path_matches_saphyr() {
+        let mut accepted = 0;
+        let mut total = 0;
+        for t in inputs() {
+            let (a, n) = fast_vs_saphyr(&t);
+            accepted += a;
+            total += n;
+        }
+        // Nearly every real manifest takes the fast path.
+        assert!(
+            accepted * 10 >= total * 9,
+            "{accepted} of {total} documents"
+        );
+    }
+
+    /// xorshift64*: deterministic, no dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    const INSERTS: &[&str] = &[
+        ":", ": ", " :", "[", "]", "{", "}", ",", ", ", "&a ", "*a", "!!str ", "- ", "-", "-1",
+        "\t", "\"", "'", "''", "\\", "\\n", "\\u00e9", "#", " #", " # c", "? ", "|", ">", "%", "@",
+        "`", "\r", "é", "\u{85}", "\u{feff}", "\u{2028}", " ", "  ", "\n", "\n  ", "\n- ", "---",
+        "...", "<<: ", "~", "null", "yes", "0x", "a", "a: b", "{a: b}", "[a]", "{}", "[]",
+    ];
+
+    fn mutate(text: &str, rng: &mut Rng) -> String {
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        for _ in 0..1 + rng.below(3) {
+            if lines.is_empty() {
+                break;
+            }
+            let i = rng.below(lines.len());
+            match rng.below(9) {
+                0 => {
+                    lines.remove(i);
+                }
+                1 => {
+                    let l = lines[i].clone();
+                    lines.insert(i, l);
+                }
+                2..=4 => {
+                    let ins = INSERTS[rng.below(INSERTS.len())];
+                    let l = &mut lines[i];
+                    let cut = l
+                        .char_indices()
+                        .map(|(b, _)| b)
+                        .nth(rng.below(l.chars().count() + 1))
+                        .unwrap_or(l.len());
+                    l.insert_str(cut, ins);
+                }
+                5 => lines[i] = format!("{}{}", " ".repeat(1 + rng.below(3)), lines[i]),
+                6 => {
+                    let n = lines[i].len() - lines[i].trim_start_matches(' ').len();
+                    let cut = n.min(1 + rng.below(3));
+                    lines[i] = lines[i][cut..].to_string();
+                }
+                7 => {
+                    // Delete one character.
+                    let l = &mut lines[i];
+                    if let Some((b, _)) = l.char_indices().nth(rng.below(l.chars().count() + 1)) {
+                        l.remove(b);
+                    }
+                }
+                _ => {
+                    let j = rng.below(lines.len());
+                    lines.swap(i, j);
+                }
+            }
+        }
+        let mut out = lines.join("\n");
+        if rng.below(2) == 0 {
+            out.push('\n');
+        }
+        out
+    }
+
+    /// `PVLINT_FUZZ_ROUNDS` and `PVLINT_FUZZ_SEED` run it longer or elsewhere.
+    #[test]
+    fn fast_path_matches_saphyr_on_mutations() {
+        let env = |k: &str, d: u64| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
+        let rounds = env("PVLINT_FUZZ_ROUNDS", 30_000) as usize;
+        let texts = inputs();
+        let mut rng = Rng(env("PVLINT_FUZZ_SEED", 0x9E37_79B9_7F4A_7C15) | 1);
+        let mut accepted = 0;
+        for round in 0..rounds {
+            let base = &texts[round % texts.len()];
+            let mut m = mutate(base, &mut rng);
+            if rng.below(4) == 0 {
+                m = mutate(&m, &mut rng);
+            }
+            accepted += fast_vs_saphyr(&m).0;
+        }
+        assert!(accepted * 3 > rounds, "{accepted} of {rounds}");
+    }
+
+    /// Random documents from YAML-ish pieces: structures the fixtures do not have.
+    #[test]
+    fn fast_path_matches_saphyr_on_random_documents() {
+        const PIECES: &[&str] = &[
+            "a",
+            "b",
+            "key",
+            "<<",
+            "1",
+            "-1",
+            "yes",
+            "~",
+            "x y",
+            "a:b",
+            "http://h/p#f",
+            "é",
+            ": ",
+            ":",
+            " ",
+            "  ",
+            "- ",
+            "-",
+            "[",
+            "]",
+            "{",
+            "}",
+            ", ",
+            ",",
+            "\"q\"",
+            "\"\"",
+            "'s'",
+            "'it''s'",
+            "\"e\\\"x\"",
+            " # c",
+            "#",
+            "{a: b}",
+            "[a, b]",
+            "{}",
+            "[]",
+            "&x ",
+            "*x",
+            "!!str ",
+            "|",
+            "? ",
+            "\t",
+        ];
+        let env = |k: &str, d: u64| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
+        let rounds = env("PVLINT_FUZZ_ROUNDS", 30_000) as usize;
+        let mut rng = Rng(env("PVLINT_FUZZ_SEED", 0x2545_F491_4F6C_DD1D) | 1);
+        let mut accepted = 0;
+        const KEYS: &[&str] = &["a", "b", "c", "<<", "\"q\"", "'s'", "k k", "a"];
+        const VALUES: &[&str] = &[
+            "",
+            "",
+            "1",
+            "x",
+            "yes",
+            "~",
+            "\"v\"",
+            "'w'",
+            "[]",
+            "{}",
+            "[1, [2]]",
+            "{p: q, r: [s]}",
+            "{\"j\":1}",
+            "a b ",
+            "-2",
+            "-",
+            "x: y",
+            "[a,",
+            "{<<: {z: 1}}",
+        ];
+        for round in 0..rounds {
+            let mut doc = String::new();
+            let mut indent = 0usize;
+            for _ in 0..1 + rng.below(8) {
+                if round % 2 == 0 {
+                    doc.push_str(&" ".repeat(rng.below(4) * 2 + rng.below(2) * rng.below(2)));
+                    for _ in 0..1 + rng.below(4) {
+                        doc.push_str(PIECES[rng.below(PIECES.len())]);
+                    }
+                } else {
+                    // indentation near the last line's, dashes, a key, a value, a comment
+                    indent = match rng.below(6) {
+                        0 => indent.saturating_sub(2),
+                        1 => indent + 2,
+                        2 => indent.saturating_sub(1 + rng.below(4)),
+                        _ => indent,
+                    };
+                    doc.push_str(&" ".repeat(indent));
+                    for _ in 0..rng.below(3) {
+                        doc.push_str(["- ", "-  ", "-"][rng.below(3)]);
+                    }
+                    if rng.below(3) > 0 {
+                        doc.push_str(KEYS[rng.below(KEYS.len())]);
+                        doc.push_str([": ", ":", ":  "][rng.below(3)]);
+                    }
+                    doc.push_str(VALUES[rng.below(VALUES.len())]);
+                    if rng.below(5) == 0 {
+                        doc.push_str(["  # c", " #", "#"][rng.below(3)]);
+                    }
+                }
+                doc.push_str(if rng.below(5) == 0 { "\r\n" } else { "\n" });
+            }
+            accepted += fast_vs_saphyr(&doc).0;
+        }
+        assert!(accepted * 20 > rounds, "{accepted} of {rounds}");
+    }
+
+    /// Positions on very long lines (columns in characters) cost linear time.
+    #[test]
+    fn long_non_ascii_lines_are_linear() {
+        let items = vec!["é"; 200_000].join(", ");
+        let (docs, issues) = parse_stream(&format!("a: [{items}]\nb: c\n"));
+        assert!(issues.is_empty());
+        let root = docs[0].root.as_ref().unwrap();
+        let last = root.get("a").unwrap().as_seq().unwrap().last().unwrap();
+        assert_eq!(last.span.start.column, 5 + 3 * 199_999);
+        assert_eq!(root.entry("b").unwrap().key_span.start.line, 2);
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub(crate) fn read_labels(r: &mut Reader<'_>, path: &str) -> Labels {
         .and_then(Node::as_map)
         .unwrap_or_default()
         .iter()
-        .filter_map(|e| Some((e.key.clone(), e.value.as_str()?.to_string())))
+        .filter_map(|e| Some((e.key.to_string(), e.value.as_str()?.to_string())))
         .collect()
 }
 
@@ -74,7 +74,7 @@ pub(crate) fn read_selector(r: &mut Reader<'_>, path: &str) -> Option<Spanned<La
                 Some(n) => match n.as_seq() {
                     Some(vs) => vs
                         .iter()
-                        .filter_map(|v| v.as_scalar().map(|s| s.text.clone()))
+                        .filter_map(|v| v.as_scalar().map(|s| s.text.to_string()))
                         .collect(),
                     None => {
                         r.invalid(

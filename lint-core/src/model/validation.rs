@@ -526,7 +526,7 @@ pub(crate) fn workload(obj: &Object, kind: super::WorkloadKind, r: &mut Reader<'
                     .and_then(Node::as_map)
                     .unwrap_or_default()
                     .iter()
-                    .filter_map(|e| Some((e.key.clone(), e.value.as_str()?.to_string())))
+                    .filter_map(|e| Some((e.key.to_string(), e.value.as_str()?.to_string())))
                     .collect();
                 let empty = sel.get("matchLabels").and_then(Node::as_map).is_none_or(|m| m.is_empty())
                     && sel.get("matchExpressions").and_then(Node::as_seq).is_none_or(|m| m.is_empty());
