@@ -112,6 +112,9 @@ fn is_directive_or_blank(content: &str) -> bool {
 /// Per the YAML spec these markers at column 0 always delimit documents, even inside
 /// multi-line scalars, so splitting here never changes the meaning of valid input.
 pub(crate) fn split_documents(text: &str) -> Vec<Chunk<'_>> {
+    if let Some(chunks) = split_json_stream(text) {
+        return chunks;
+    }
     let bytes = text.as_bytes();
     let mut chunks = Vec::new();
     let mut start = 0usize;
@@ -161,6 +164,67 @@ pub(crate) fn split_documents(text: &str) -> Vec<Chunk<'_>> {
         });
     }
     chunks
+}
+
+/// A stream of JSON objects one after another (`kubectl annotate --local -f a -f b -o json`
+/// prints one): Kubernetes reads it as every object, as apimachinery's `YAMLOrJSONDecoder`
+/// (pkg/util/yaml/decoder.go) sees the leading `{` and decodes the stream with Go's
+/// `json.Decoder`, value after value. Split here only when each object after the first starts
+/// on a line of its own (so positions stay exact); `None` for anything else, which is then
+/// read as YAML (one object, or a parse error that says where).
+fn split_json_stream(text: &str) -> Option<Vec<Chunk<'_>>> {
+    let bytes = text.as_bytes();
+    let lead = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes[lead] != b'{' {
+        return None;
+    }
+    // The start of each top-level value, found by tracking depth outside strings.
+    let mut starts = vec![0usize];
+    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
+    for (i, &b) in bytes.iter().enumerate().skip(lead) {
+        if in_str {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'{' | b'[' => {
+                if depth == 0 && i > lead {
+                    // A new value: it must begin its own line, after only whitespace.
+                    let line_start = bytes[..i].iter().rposition(|&c| c == b'\n')? + 1;
+                    if !bytes[line_start..i].iter().all(|c| *c == b' ' || *c == b'\t') {
+                        return None;
+                    }
+                    starts.push(line_start);
+                }
+                depth += 1;
+            }
+            b'}' | b']' => depth = depth.checked_sub(1)?,
+            _ if depth == 0 && !b.is_ascii_whitespace() => return None,
+            _ => {}
+        }
+    }
+    if starts.len() < 2 {
+        return None;
+    }
+    let mut chunks = Vec::with_capacity(starts.len());
+    let mut line = 1u32;
+    let mut counted = 0usize;
+    for (k, &s) in starts.iter().enumerate() {
+        line += bytes[counted..s].iter().filter(|&&c| c == b'\n').count() as u32;
+        counted = s;
+        let end = starts.get(k + 1).copied().unwrap_or(bytes.len());
+        chunks.push(Chunk {
+            text: &text[s..end],
+            first_line: line,
+        });
+    }
+    Some(chunks)
 }
 
 /// A collection being built. Its children wait in the builder's shared `items` / `entries`
@@ -567,6 +631,30 @@ mod tests {
         let c = docs[2].root.as_ref().unwrap().entry("c").unwrap();
         assert_eq!(c.key_span.start, Pos { line: 7, column: 1 });
         assert_eq!(c.value.span.start, Pos { line: 7, column: 4 });
+    }
+
+    /// apimachinery pkg/util/yaml/decoder.go: a stream that starts with `{` is JSON, decoded
+    /// value after value (`kubectl ... -o json` on several files prints such a stream).
+    #[test]
+    fn a_stream_of_json_objects_is_every_object() {
+        let text = "{\n  \"a\": \"}{\\\"\",\n  \"b\": [1, {}]\n}\n{\n  \"c\": 3\n}\n  {\"d\": 4}\n";
+        let (docs, issues) = parse_stream(text);
+        assert_eq!(issues, vec![]);
+        assert_eq!(docs.len(), 3);
+        let root = |i: usize| docs[i].root.as_ref().unwrap();
+        assert_eq!(root(0).get("a").unwrap().as_scalar().unwrap().text, "}{\"");
+        let c = root(1).entry("c").unwrap();
+        assert_eq!(c.key_span.start, Pos { line: 6, column: 3 });
+        assert_eq!(root(2).entry("d").unwrap().key_span.start, Pos { line: 8, column: 4 });
+        // Objects sharing a line, or anything but objects at the top level: read as YAML,
+        // so the error says where.
+        for text in ["{\"a\": 1}{\"b\": 2}\n", "{\"a\": 1}\n5\n", "{\"a\": 1\n{\"b\": 2}\n"] {
+            let (docs, issues) = parse_stream(text);
+            assert_eq!((docs.len(), issues.len()), (1, 1), "{text}");
+        }
+        // One object, and YAML that merely starts with a flow mapping, are untouched.
+        assert_eq!(parse_stream("{\"a\": 1}\n").0.len(), 1);
+        assert_eq!(parse_stream("{a: 1}\n---\n{b: 2}\n").0.len(), 2);
     }
 
     #[test]
