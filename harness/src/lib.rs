@@ -1,5 +1,7 @@
-//! The `pvlint` command's adapters, usable from tests and benchmarks: reading inputs, and the
-//! WASI engine that runs the lint core as WebAssembly under wasmtime.
+//! The `pvlint` command's adapters, usable from tests and benchmarks: reading inputs, the
+//! WASI engine that runs the lint core as WebAssembly under wasmtime, and reading live
+//! clusters (`pvlint cluster`).
 
+pub mod cluster;
 pub mod engine;
 pub mod inputs;

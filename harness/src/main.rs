@@ -32,6 +32,9 @@ enum Command {
     /// Predict what the PV controller does with the manifests: every claim's and volume's
     /// final phase, the events, and what happens to the storage.
     Simulate(SimulateArgs),
+    /// Audit a live cluster (or a state saved with --save): what is Lost, Pending, Released,
+    /// Failed or stuck attached now, and the same hazards `lint` finds, on the cluster's objects.
+    Cluster(pvlint::cluster::command::Args),
     /// Show a rule's documentation.
     Explain {
         /// Rule id, e.g. stale-claim-ref-uid.
@@ -93,6 +96,12 @@ struct LintArgs {
     /// Lint every file on its own: objects in one file do not see objects in another.
     #[arg(long)]
     each_file: bool,
+    /// Read the cluster's current state live (kubeconfig, --context) and predict what applying
+    /// the manifests to it does; its server version decides unless --kube-version is given.
+    #[arg(long, conflicts_with_all = ["cluster_state", "each_file"])]
+    against_cluster: bool,
+    #[command(flatten)]
+    connect: pvlint::cluster::command::ConnectArgs,
     /// Run the lint core natively or as the WASI module under wasmtime.
     #[arg(long, value_enum, default_value_t = EngineKind::Native)]
     engine: EngineKind,
@@ -147,6 +156,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Lint(args) => lint(args),
         Command::Simulate(args) => simulate(args),
+        Command::Cluster(args) => pvlint::cluster::command::run(args),
         Command::Rules { format } => {
             let out = match format {
                 RulesFormat::Table => render::rules_table(),
@@ -319,6 +329,7 @@ fn simulate(args: SimulateArgs) -> ExitCode {
             options,
             each_file: false,
             operations,
+            audit: false,
         };
         match pvlint_core::api::simulate(&request) {
             Ok(r) => {
@@ -343,10 +354,32 @@ fn simulate(args: SimulateArgs) -> ExitCode {
 }
 
 fn lint(args: LintArgs) -> ExitCode {
-    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster) else {
+    let Some((loaded, mut state)) = load_inputs(&args.paths, &args.cluster) else {
         return ExitCode::from(2);
     };
-    let options = args.cluster.options(args.complete);
+    let mut options = args.cluster.options(args.complete);
+    if args.against_cluster {
+        let scan = match pvlint::cluster::command::read_live(&args.connect, None) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("pvlint: error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        for w in &scan.warnings {
+            eprintln!("pvlint: warning: {w}");
+        }
+        if args.cluster.kube_version.is_none() {
+            options.kube_version = scan.version;
+        }
+        state = vec![pvlint_core::Source::new(
+            format!("<cluster {}>", scan.context),
+            pvlint::cluster::render_state(&scan),
+        )];
+    } else if args.connect.kubeconfig.is_some() || args.connect.context.is_some() {
+        eprintln!("pvlint: error: --kubeconfig and --context need --against-cluster");
+        return ExitCode::from(2);
+    }
     let (report, json) = if args.engine == EngineKind::Wasm {
         match in_wasm(
             "pvlint_lint",
@@ -369,6 +402,7 @@ fn lint(args: LintArgs) -> ExitCode {
             options,
             each_file: args.each_file,
             operations: Vec::new(),
+            audit: false,
         });
         let j = render::json(&r);
         (r, j)

@@ -13,6 +13,7 @@
 //! - no input makes the core panic; a broken document never hides the others.
 
 pub mod api;
+pub(crate) mod audit;
 pub(crate) mod binding;
 pub mod finding;
 pub(crate) mod index;
@@ -101,10 +102,12 @@ struct Run {
 }
 
 pub(crate) fn lint_request(req: &Request) -> Report {
-    let cluster = index::Index::build(&req.cluster);
+    let mut cluster = index::Index::build(&req.cluster);
     let cluster_given = !req.cluster.is_empty();
     let mut all = Run::default();
-    if req.each_file {
+    if req.audit {
+        all = audit::run(req, &mut cluster);
+    } else if req.each_file {
         for id in 0..req.sources.len() {
             let ix = index::Index::build_one(&req.sources, id);
             let run = run_rules(&req.sources, &ix, &cluster, cluster_given, &req.options);
@@ -150,6 +153,8 @@ fn run_rules(
         index: ix,
         options,
         sim: &world,
+        side: sim::Side::Manifest,
+        live: None,
     };
     let mut findings = Vec::new();
     for rule in rules::ALL {
@@ -160,8 +165,17 @@ fn run_rules(
         (rule.check)(&ctx, &mut sink);
     }
     sort(&mut findings);
-    // One finding per root cause: a predicted consequence gives way to the rule that reports
-    // the cause, and only the first consequence of a cause is kept.
+    one_per_cause(&mut findings);
+    Run {
+        findings,
+        documents: ix.documents,
+        objects: ix.objects.len(),
+    }
+}
+
+/// One finding per root cause: a predicted consequence gives way to the rule that reports
+/// the cause, and only the first consequence of a cause is kept.
+fn one_per_cause(findings: &mut Vec<Finding>) {
     let causes: HashSet<sim::CauseKey> = findings
         .iter()
         .filter_map(|f| f.cause.as_ref())
@@ -173,11 +187,6 @@ fn run_rules(
         Some((key, sim::Role::Consequence)) => !causes.contains(key) && seen.insert(key.clone()),
         _ => true,
     });
-    Run {
-        findings,
-        documents: ix.documents,
-        objects: ix.objects.len(),
-    }
 }
 
 /// File order, line, column, severity (highest first), rule, message.
