@@ -201,7 +201,9 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
         let v = tokio::time::timeout(t.timeout, c.apiserver_version());
         match v.await {
             Err(_) => return Err(timeout_error(&server, t.timeout, "/version")),
-            Ok(Err(e)) => return Err(request_error(e, &server, &context, "the server version (/version)")),
+            Ok(Err(e)) => {
+                return Err(request_error(e, &server, &context, t.timeout, "the server version (/version)"))
+            }
             Ok(Ok(info)) => info,
         }
     };
@@ -213,37 +215,55 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
     })?;
     let ns = t.namespace.as_deref();
     macro_rules! list {
-        ($ty:ty, $idx:expr) => {{
+        ($ty:ty, $idx:expr, $api:expr) => {{
             let client = client.clone();
             let progress = progress.clone();
             let timeout = t.timeout;
             let ns = ns.map(String::from);
             tokio::spawn(async move {
-                let (_, namespaced, _) = KINDS[$idx];
-                let api: Api<$ty> = match (&ns, namespaced) {
-                    (Some(ns), true) => Api::namespaced(client, ns),
-                    _ => Api::all(client),
-                };
+                let make: fn(Client, Option<&str>) -> Api<$ty> = $api;
+                let api = make(client, ns.as_deref());
                 let r = list_all(&api, timeout, &progress).await;
                 progress.kinds.fetch_add(1, Ordering::Relaxed);
                 r
             })
         }};
     }
+    fn all<K: kube::Resource<Scope = k8s_openapi::ClusterResourceScope>>(
+        c: Client,
+        _: Option<&str>,
+    ) -> Api<K>
+    where
+        K::DynamicType: Default,
+    {
+        Api::all(c)
+    }
+    fn in_ns<K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope>>(
+        c: Client,
+        ns: Option<&str>,
+    ) -> Api<K>
+    where
+        K::DynamicType: Default,
+    {
+        match ns {
+            Some(ns) => Api::namespaced(c, ns),
+            None => Api::all(c),
+        }
+    }
     let handles = vec![
-        list!(PersistentVolume, 0),
-        list!(PersistentVolumeClaim, 1),
-        list!(StorageClass, 2),
-        list!(CSIDriver, 3),
-        list!(VolumeAttachment, 4),
-        list!(Pod, 5),
-        list!(Deployment, 6),
-        list!(StatefulSet, 7),
-        list!(DaemonSet, 8),
-        list!(ReplicaSet, 9),
-        list!(Job, 10),
-        list!(CronJob, 11),
-        list!(Node, 12),
+        list!(PersistentVolume, 0, all),
+        list!(PersistentVolumeClaim, 1, in_ns),
+        list!(StorageClass, 2, all),
+        list!(CSIDriver, 3, all),
+        list!(VolumeAttachment, 4, all),
+        list!(Pod, 5, in_ns),
+        list!(Deployment, 6, in_ns),
+        list!(StatefulSet, 7, in_ns),
+        list!(DaemonSet, 8, in_ns),
+        list!(ReplicaSet, 9, in_ns),
+        list!(Job, 10, in_ns),
+        list!(CronJob, 11, in_ns),
+        list!(Node, 12, all),
     ];
     let mut objects = Vec::new();
     let mut warnings = Vec::new();
@@ -270,7 +290,7 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
                     warnings.push(format!("{what}; {}", degraded(resource)));
                     objects.push((resource, Vec::new()));
                 } else {
-                    first_error.get_or_insert_with(|| request_error(e, &server, &context, resource));
+                    first_error.get_or_insert_with(|| request_error(e, &server, &context, t.timeout, resource));
                 }
             }
         }
@@ -363,7 +383,13 @@ fn timeout_error(server: &str, timeout: Duration, what: &str) -> ScanError {
     ))
 }
 
-fn request_error(e: kube::Error, server: &str, context: &str, what: &str) -> ScanError {
+fn request_error(
+    e: kube::Error,
+    server: &str,
+    context: &str,
+    timeout: Duration,
+    what: &str,
+) -> ScanError {
     match e {
         kube::Error::Api(s) => match s.code {
             401 => ScanError(format!(
@@ -381,9 +407,7 @@ fn request_error(e: kube::Error, server: &str, context: &str, what: &str) -> Sca
         other => {
             let text = one_line(&other);
             if text.contains("timed out") || text.contains("deadline") || text.contains("Elapsed") {
-                ScanError(format!(
-                    "timed out waiting for the API server at {server} ({what}): {text}"
-                ))
+                timeout_error(server, timeout, what)
             } else {
                 ScanError(format!(
                     "cannot reach the API server at {server} (context \"{context}\"): {text}"
