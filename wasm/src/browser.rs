@@ -23,7 +23,7 @@ export type Operation =
   | { op: "removeClaimRef"; name: string }
   | { op: "removeFinalizers"; name: string }
   | { op: "apply"; sources: Source[] };
-export interface LintInput { sources: Source[]; cluster?: Source[]; options?: Options; eachFile?: boolean; operations?: Operation[] }
+export interface LintInput { sources: Source[]; cluster?: Source[]; options?: Options; eachFile?: boolean; operations?: Operation[]; audit?: boolean }
 export type Severity = "error" | "warning" | "info";
 export interface Location { file: string; document: number; line: number; column: number; endLine: number; endColumn: number }
 export interface ObjectRef { apiVersion: string; kind: string; namespace?: string; name: string }
