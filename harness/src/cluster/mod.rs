@@ -16,9 +16,7 @@ use std::time::Duration;
 
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::batch::v1::{CronJob, Job};
-use k8s_openapi::api::core::v1::{
-    Node, PersistentVolume, PersistentVolumeClaim, Pod,
-};
+use k8s_openapi::api::core::v1::{Node, PersistentVolume, PersistentVolumeClaim, Pod};
 use k8s_openapi::api::storage::v1::{CSIDriver, StorageClass, VolumeAttachment};
 use kube::api::{Api, ListParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
@@ -117,7 +115,11 @@ impl std::fmt::Display for ScanError {
 pub async fn connect(t: &Target) -> Result<(Client, String, String), ScanError> {
     let kubeconfig = match &t.kubeconfig {
         Some(p) => Kubeconfig::read_from(p).map_err(|e| {
-            ScanError(format!("cannot read kubeconfig {}: {}", p.display(), one_line(&e)))
+            ScanError(format!(
+                "cannot read kubeconfig {}: {}",
+                p.display(),
+                one_line(&e)
+            ))
         })?,
         None => match Kubeconfig::read() {
             Ok(k) => k,
@@ -130,8 +132,8 @@ pub async fn connect(t: &Target) -> Result<(Client, String, String), ScanError> 
                         return Ok((client, "in-cluster".into(), server));
                     }
                 }
-                let default = std::env::var("KUBECONFIG")
-                    .unwrap_or_else(|_| "~/.kube/config".into());
+                let default =
+                    std::env::var("KUBECONFIG").unwrap_or_else(|_| "~/.kube/config".into());
                 return Err(ScanError(format!(
                     "no kubeconfig: cannot read {default} ({}); pass --kubeconfig FILE or set KUBECONFIG",
                     one_line(&e)
@@ -146,10 +148,18 @@ pub async fn connect(t: &Target) -> Result<(Client, String, String), ScanError> 
         .unwrap_or_default();
     if let Some(c) = &t.context {
         if !kubeconfig.contexts.iter().any(|n| &n.name == c) {
-            let known: Vec<&str> = kubeconfig.contexts.iter().map(|n| n.name.as_str()).collect();
+            let known: Vec<&str> = kubeconfig
+                .contexts
+                .iter()
+                .map(|n| n.name.as_str())
+                .collect();
             return Err(ScanError(format!(
                 "no context \"{c}\" in the kubeconfig (it has: {})",
-                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
             )));
         }
     }
@@ -159,7 +169,12 @@ pub async fn connect(t: &Target) -> Result<(Client, String, String), ScanError> 
     };
     let config = Config::from_custom_kubeconfig(kubeconfig, &opts)
         .await
-        .map_err(|e| ScanError(format!("kubeconfig context \"{context}\": {}", one_line(&e))))?;
+        .map_err(|e| {
+            ScanError(format!(
+                "kubeconfig context \"{context}\": {}",
+                one_line(&e)
+            ))
+        })?;
     let server = config.cluster_url.to_string();
     Ok((client(config, t)?, context, server))
 }
@@ -168,7 +183,8 @@ fn client(mut config: Config, t: &Target) -> Result<Client, ScanError> {
     config.connect_timeout = Some(t.timeout);
     config.read_timeout = Some(t.timeout);
     config.write_timeout = Some(t.timeout);
-    Client::try_from(config).map_err(|e| ScanError(format!("cannot create a client: {}", one_line(&e))))
+    Client::try_from(config)
+        .map_err(|e| ScanError(format!("cannot create a client: {}", one_line(&e))))
 }
 
 /// An error's chain of causes on one line.
@@ -202,7 +218,13 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
         match v.await {
             Err(_) => return Err(timeout_error(&server, t.timeout, "/version")),
             Ok(Err(e)) => {
-                return Err(request_error(e, &server, &context, t.timeout, "the server version (/version)"))
+                return Err(request_error(
+                    e,
+                    &server,
+                    &context,
+                    t.timeout,
+                    "the server version (/version)",
+                ))
             }
             Ok(Ok(info)) => info,
         }
@@ -290,7 +312,9 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
                     warnings.push(format!("{what}; {}", degraded(resource)));
                     objects.push((resource, Vec::new()));
                 } else {
-                    first_error.get_or_insert_with(|| request_error(e, &server, &context, t.timeout, resource));
+                    first_error.get_or_insert_with(|| {
+                        request_error(e, &server, &context, t.timeout, resource)
+                    });
                 }
             }
         }

@@ -42,22 +42,150 @@ pub struct Res {
 }
 
 pub const RESOURCES: &[Res] = &[
-    Res { group: "", version: "v1", plural: "namespaces", singular: "namespace", kind: "Namespace", namespaced: false, short: &["ns"] },
-    Res { group: "", version: "v1", plural: "nodes", singular: "node", kind: "Node", namespaced: false, short: &["no"] },
-    Res { group: "", version: "v1", plural: "persistentvolumeclaims", singular: "persistentvolumeclaim", kind: "PersistentVolumeClaim", namespaced: true, short: &["pvc"] },
-    Res { group: "", version: "v1", plural: "persistentvolumes", singular: "persistentvolume", kind: "PersistentVolume", namespaced: false, short: &["pv"] },
-    Res { group: "", version: "v1", plural: "pods", singular: "pod", kind: "Pod", namespaced: true, short: &["po"] },
-    Res { group: "apps", version: "v1", plural: "daemonsets", singular: "daemonset", kind: "DaemonSet", namespaced: true, short: &["ds"] },
-    Res { group: "apps", version: "v1", plural: "deployments", singular: "deployment", kind: "Deployment", namespaced: true, short: &["deploy"] },
-    Res { group: "apps", version: "v1", plural: "replicasets", singular: "replicaset", kind: "ReplicaSet", namespaced: true, short: &["rs"] },
-    Res { group: "apps", version: "v1", plural: "statefulsets", singular: "statefulset", kind: "StatefulSet", namespaced: true, short: &["sts"] },
-    Res { group: "batch", version: "v1", plural: "cronjobs", singular: "cronjob", kind: "CronJob", namespaced: true, short: &["cj"] },
-    Res { group: "batch", version: "v1", plural: "jobs", singular: "job", kind: "Job", namespaced: true, short: &[] },
-    Res { group: "storage.k8s.io", version: "v1", plural: "csidrivers", singular: "csidriver", kind: "CSIDriver", namespaced: false, short: &[] },
-    Res { group: "storage.k8s.io", version: "v1", plural: "storageclasses", singular: "storageclass", kind: "StorageClass", namespaced: false, short: &["sc"] },
-    Res { group: "storage.k8s.io", version: "v1", plural: "volumeattachments", singular: "volumeattachment", kind: "VolumeAttachment", namespaced: false, short: &[] },
-    Res { group: "wgpolicyk8s.io", version: "v1alpha2", plural: "clusterpolicyreports", singular: "clusterpolicyreport", kind: "ClusterPolicyReport", namespaced: false, short: &["cpolr"] },
-    Res { group: "wgpolicyk8s.io", version: "v1alpha2", plural: "policyreports", singular: "policyreport", kind: "PolicyReport", namespaced: true, short: &["polr"] },
+    Res {
+        group: "",
+        version: "v1",
+        plural: "namespaces",
+        singular: "namespace",
+        kind: "Namespace",
+        namespaced: false,
+        short: &["ns"],
+    },
+    Res {
+        group: "",
+        version: "v1",
+        plural: "nodes",
+        singular: "node",
+        kind: "Node",
+        namespaced: false,
+        short: &["no"],
+    },
+    Res {
+        group: "",
+        version: "v1",
+        plural: "persistentvolumeclaims",
+        singular: "persistentvolumeclaim",
+        kind: "PersistentVolumeClaim",
+        namespaced: true,
+        short: &["pvc"],
+    },
+    Res {
+        group: "",
+        version: "v1",
+        plural: "persistentvolumes",
+        singular: "persistentvolume",
+        kind: "PersistentVolume",
+        namespaced: false,
+        short: &["pv"],
+    },
+    Res {
+        group: "",
+        version: "v1",
+        plural: "pods",
+        singular: "pod",
+        kind: "Pod",
+        namespaced: true,
+        short: &["po"],
+    },
+    Res {
+        group: "apps",
+        version: "v1",
+        plural: "daemonsets",
+        singular: "daemonset",
+        kind: "DaemonSet",
+        namespaced: true,
+        short: &["ds"],
+    },
+    Res {
+        group: "apps",
+        version: "v1",
+        plural: "deployments",
+        singular: "deployment",
+        kind: "Deployment",
+        namespaced: true,
+        short: &["deploy"],
+    },
+    Res {
+        group: "apps",
+        version: "v1",
+        plural: "replicasets",
+        singular: "replicaset",
+        kind: "ReplicaSet",
+        namespaced: true,
+        short: &["rs"],
+    },
+    Res {
+        group: "apps",
+        version: "v1",
+        plural: "statefulsets",
+        singular: "statefulset",
+        kind: "StatefulSet",
+        namespaced: true,
+        short: &["sts"],
+    },
+    Res {
+        group: "batch",
+        version: "v1",
+        plural: "cronjobs",
+        singular: "cronjob",
+        kind: "CronJob",
+        namespaced: true,
+        short: &["cj"],
+    },
+    Res {
+        group: "batch",
+        version: "v1",
+        plural: "jobs",
+        singular: "job",
+        kind: "Job",
+        namespaced: true,
+        short: &[],
+    },
+    Res {
+        group: "storage.k8s.io",
+        version: "v1",
+        plural: "csidrivers",
+        singular: "csidriver",
+        kind: "CSIDriver",
+        namespaced: false,
+        short: &[],
+    },
+    Res {
+        group: "storage.k8s.io",
+        version: "v1",
+        plural: "storageclasses",
+        singular: "storageclass",
+        kind: "StorageClass",
+        namespaced: false,
+        short: &["sc"],
+    },
+    Res {
+        group: "storage.k8s.io",
+        version: "v1",
+        plural: "volumeattachments",
+        singular: "volumeattachment",
+        kind: "VolumeAttachment",
+        namespaced: false,
+        short: &[],
+    },
+    Res {
+        group: "wgpolicyk8s.io",
+        version: "v1alpha2",
+        plural: "clusterpolicyreports",
+        singular: "clusterpolicyreport",
+        kind: "ClusterPolicyReport",
+        namespaced: false,
+        short: &["cpolr"],
+    },
+    Res {
+        group: "wgpolicyk8s.io",
+        version: "v1alpha2",
+        plural: "policyreports",
+        singular: "policyreport",
+        kind: "PolicyReport",
+        namespaced: true,
+        short: &["polr"],
+    },
 ];
 
 fn res_of_kind(kind: &str) -> Option<&'static Res> {
@@ -147,15 +275,22 @@ impl Replay {
         }
         for (i, mut o) in objects.into_iter().enumerate() {
             let kind = o["kind"].as_str().unwrap_or_default().to_string();
-            let res = res_of_kind(&kind).unwrap_or_else(|| panic!("replay: no resource for kind {kind}"));
+            let res =
+                res_of_kind(&kind).unwrap_or_else(|| panic!("replay: no resource for kind {kind}"));
             rv += 1;
-            let meta = o["metadata"].as_object_mut().expect("objects have metadata");
-            meta.entry("resourceVersion").or_insert(json!(rv.to_string()));
+            let meta = o["metadata"]
+                .as_object_mut()
+                .expect("objects have metadata");
+            meta.entry("resourceVersion")
+                .or_insert(json!(rv.to_string()));
             meta.entry("uid")
                 .or_insert(json!(format!("00000000-0000-4000-9000-{i:012x}")));
             meta.entry("creationTimestamp")
                 .or_insert(json!("2025-06-01T08:00:00Z"));
-            let name = o["metadata"]["name"].as_str().unwrap_or_default().to_string();
+            let name = o["metadata"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
             let namespace = if res.namespaced {
                 Some(
                     o["metadata"]["namespace"]
@@ -274,7 +409,12 @@ fn status(code: u16, reason: &str, message: &str, details: Option<Value>) -> Res
 }
 
 fn not_found_path() -> Response {
-    status(404, "NotFound", "the server could not find the requested resource", Some(json!({})))
+    status(
+        404,
+        "NotFound",
+        "the server could not find the requested resource",
+        Some(json!({})),
+    )
 }
 
 async fn handle(State(s): State<Arc<Inner>>, req: Request<Body>) -> Response {
@@ -326,7 +466,10 @@ async fn handle(State(s): State<Arc<Inner>>, req: Request<Body>) -> Response {
         ["apis"] => json_response(StatusCode::OK, &api_groups()),
         ["api", "v1"] => json_response(StatusCode::OK, &resource_list("", "v1")),
         ["apis", group, version] => {
-            if RESOURCES.iter().any(|r| r.group == *group && r.version == *version) {
+            if RESOURCES
+                .iter()
+                .any(|r| r.group == *group && r.version == *version)
+            {
                 json_response(StatusCode::OK, &resource_list(group, version))
             } else {
                 not_found_path()
@@ -377,7 +520,10 @@ fn api_groups() -> Value {
 
 fn resource_list(group: &str, version: &str) -> Value {
     let mut resources = Vec::new();
-    for r in RESOURCES.iter().filter(|r| r.group == group && r.version == version) {
+    for r in RESOURCES
+        .iter()
+        .filter(|r| r.group == group && r.version == version)
+    {
         let mut e = json!({
             "name": r.plural,
             "singularName": r.singular,
@@ -388,11 +534,17 @@ fn resource_list(group: &str, version: &str) -> Value {
         if !r.short.is_empty() {
             e["shortNames"] = json!(r.short);
         }
-        if matches!(r.kind, "Pod" | "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet" | "Job" | "CronJob") {
+        if matches!(
+            r.kind,
+            "Pod" | "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet" | "Job" | "CronJob"
+        ) {
             e["categories"] = json!(["all"]);
         }
         resources.push(e);
-        if !matches!(r.kind, "CSIDriver" | "StorageClass" | "PolicyReport" | "ClusterPolicyReport") {
+        if !matches!(
+            r.kind,
+            "CSIDriver" | "StorageClass" | "PolicyReport" | "ClusterPolicyReport"
+        ) {
             resources.push(json!({
                 "name": format!("{}/status", r.plural),
                 "singularName": "",
@@ -564,7 +716,10 @@ const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 fn b64(data: &[u8]) -> String {
     let mut out = String::new();
     for chunk in data.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | (b as u32) << (16 - 8 * i));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, &b)| acc | (b as u32) << (16 - 8 * i));
         for i in 0..=chunk.len() {
             out.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
         }

@@ -90,7 +90,10 @@ pub fn seed003() -> Vec<Value> {
         "Delete",
     );
     pv["metadata"]["annotations"]["pv.kubernetes.io/provisioned-by"] = json!("rbd.csi.ceph.com");
-    pv["metadata"]["finalizers"] = json!(["kubernetes.io/pv-protection", "external-provisioner.volume.kubernetes.io/finalizer"]);
+    pv["metadata"]["finalizers"] = json!([
+        "kubernetes.io/pv-protection",
+        "external-provisioner.volume.kubernetes.io/finalizer"
+    ]);
     let owner = json!([{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "app-7d9f8b6c5", "uid": "11111111-0000-4000-8000-000000000001", "controller": true, "blockOwnerDeletion": true}]);
     vec![
         pv,
@@ -117,7 +120,11 @@ pub fn seed003() -> Vec<Value> {
         json!({"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment", "metadata": {"name": "csi-3b1f0c8e9d2a"},
                "spec": {"attacher": "rbd.csi.ceph.com", "nodeName": "node-1", "source": {"persistentVolumeName": pv_name}},
                "status": {"attached": true}}),
-        node("node-1", true, &[&format!("kubernetes.io/csi/rbd.csi.ceph.com^{handle}")]),
+        node(
+            "node-1",
+            true,
+            &[&format!("kubernetes.io/csi/rbd.csi.ceph.com^{handle}")],
+        ),
         node("node-2", true, &[]),
     ]
 }
@@ -165,7 +172,10 @@ pub fn large(n: usize) -> Vec<Value> {
             "Delete",
         );
         pv["metadata"]["annotations"]["pv.kubernetes.io/provisioned-by"] = json!("ebs.csi.aws.com");
-        pv["metadata"]["finalizers"] = json!(["kubernetes.io/pv-protection", "external-provisioner.volume.kubernetes.io/finalizer"]);
+        pv["metadata"]["finalizers"] = json!([
+            "kubernetes.io/pv-protection",
+            "external-provisioner.volume.kubernetes.io/finalizer"
+        ]);
         out.push(pv);
         out.push(pvc);
     }

@@ -227,7 +227,10 @@ fn read_attachment(r: &mut Reader<'_>) -> Option<LiveAttachment> {
     Some(LiveAttachment {
         obj: r.id,
         name: obj.name.clone(),
-        attacher: r.string("spec.attacher").map(|s| s.value).unwrap_or_default(),
+        attacher: r
+            .string("spec.attacher")
+            .map(|s| s.value)
+            .unwrap_or_default(),
         node,
         volume: r
             .string("spec.source.persistentVolumeName")

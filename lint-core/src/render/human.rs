@@ -195,7 +195,13 @@ fn finding(out: &mut String, p: &Paint, sources: &Sources<'_>, f: &Finding, obje
     for r in &f.related {
         let rl = &r.location;
         if objects {
-            let _ = writeln!(out, "{pad} {} {} {}", p.blue("="), p.bold("see:"), r.message);
+            let _ = writeln!(
+                out,
+                "{pad} {} {} {}",
+                p.blue("="),
+                p.bold("see:"),
+                r.message
+            );
             continue;
         }
         let _ = writeln!(

@@ -28,9 +28,8 @@ fn plain_ok(s: &str) -> bool {
     let last = s.chars().last().expect("non-empty");
     (first.is_ascii_alphanumeric() || first == '/' || first == '.')
         && last != ' '
-        && s.chars().all(|c| {
-            c.is_ascii_alphanumeric() || " ._/-=+@,()^".contains(c)
-        })
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || " ._/-=+@,()^".contains(c))
         && !s.contains(": ")
         && !s.contains(" #")
         && resolve_plain(s) == ScalarKind::Str
@@ -141,7 +140,10 @@ mod tests {
             root.at("items[0].spec.accessModes[0]").unwrap().as_str(),
             Some("ReadWriteOnce")
         );
-        assert!(text.contains("x/y: \"yes\""), "yes is a boolean in YAML 1.1: quoted\n{text}");
+        assert!(
+            text.contains("x/y: \"yes\""),
+            "yes is a boolean in YAML 1.1: quoted\n{text}"
+        );
         assert!(text.contains("storage: 1Gi"), "plain where safe\n{text}");
     }
 }

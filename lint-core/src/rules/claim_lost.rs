@@ -56,10 +56,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         } else {
             "goes"
         };
-        let headline = format!(
-            "claim {} {is} Lost ({:?})",
-            c.key, event.reason
-        );
+        let headline = format!("claim {} {is} Lost ({:?})", c.key, event.reason);
         let f = sink.report(ctx, pvc.obj, &field, headline);
         f.consequence(ctx.claim_consequence(id));
         match lost {

@@ -87,10 +87,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             _ => "make the claim fit an available volume, add a volume that fits, or use a StorageClass with a provisioner".into(),
         };
         if !users.is_empty() {
-            help.push_str(&format!(
-                "; pods waiting for it: {}",
-                users.join(", ")
-            ));
+            help.push_str(&format!("; pods waiting for it: {}", users.join(", ")));
         }
         f.help(help);
     }

@@ -93,7 +93,12 @@ fn report(
         .index
         .pv(&v.name)
         .and_then(|pv| pv.source.as_ref())
-        .and_then(|s| Some(csi_unique_name(s.csi_driver.as_deref()?, s.handle.as_deref()?)));
+        .and_then(|s| {
+            Some(csi_unique_name(
+                s.csi_driver.as_deref()?,
+                s.handle.as_deref()?,
+            ))
+        });
     let mounted = match (node, &handle) {
         (Some(n), Some(h)) => Some(n.volumes_in_use.contains(h)),
         _ => None,
@@ -108,7 +113,9 @@ fn report(
                 None => state.push(format!("node {old} reports no Ready condition")),
             }
             if n.out_of_service {
-                state.push(format!("it has the {OUT_OF_SERVICE_TAINT} taint, so the controller force-detaches"));
+                state.push(format!(
+                    "it has the {OUT_OF_SERVICE_TAINT} taint, so the controller force-detaches"
+                ));
             }
         }
     }
@@ -132,7 +139,10 @@ fn report(
         ctx,
         va.obj,
         &va.node.field,
-        format!("volume {} stays attached to {old}, where no pod uses it", v.name),
+        format!(
+            "volume {} stays attached to {old}, where no pod uses it",
+            v.name
+        ),
     );
     f.consequence(Consequence {
         summary: format!(
@@ -155,7 +165,10 @@ fn report(
     .help(help);
     if let Some(pod_node) = &waiting.node {
         f.related.push(crate::finding::Related {
-            message: format!("pod {} waits for the volume on {}", waiting.name, pod_node.value),
+            message: format!(
+                "pod {} waits for the volume on {}",
+                waiting.name, pod_node.value
+            ),
             location: ctx.location(ctx.obj(waiting.obj), &pod_node.field),
         });
     }

@@ -63,7 +63,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             ctx,
             pv.obj,
             &phase.field,
-            format!("PersistentVolume {} is Failed ({:?})", v.name, v.spec.reclaim),
+            format!(
+                "PersistentVolume {} is Failed ({:?})",
+                v.name, v.spec.reclaim
+            ),
         );
         f.consequence(Consequence {
             summary: format!("{reported}; {next}"),

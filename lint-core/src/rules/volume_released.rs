@@ -62,7 +62,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             ctx,
             pv.obj,
             &field,
-            format!("PersistentVolume {} {is} Released (claim {})", v.name, cr.key),
+            format!(
+                "PersistentVolume {} {is} Released (claim {})",
+                v.name, cr.key
+            ),
         );
         f.consequence(ctx.volume_consequence(vid));
         let patch = format!(

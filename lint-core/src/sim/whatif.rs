@@ -38,10 +38,7 @@ impl World {
         w.volumes.push(vol);
         let mut ids = Vec::new();
         for (id, c) in self.claims() {
-            if matches!(
-                c.state,
-                ClaimState::Bound { .. } | ClaimState::Rejected(_)
-            ) {
+            if matches!(c.state, ClaimState::Bound { .. } | ClaimState::Rejected(_)) {
                 continue;
             }
             let mut c = c.clone();
@@ -58,26 +55,35 @@ impl World {
         w.next_uid = self.next_uid;
         w.run();
         match w.volume(VolumeId(0)).claim_ref.as_ref() {
-            Some(cr) if !cr.uid.is_empty() => match w.claim_named(&cr.key.namespace, &cr.key.name) {
-                Some(new) => {
-                    // Another waiting claim that fits the volume as well: whichever the
-                    // controller syncs first takes it.
-                    let spec = &w.volume(VolumeId(0)).spec;
-                    let version = w.options.kube_version;
-                    let rival = w.claims().any(|(id, c)| {
-                        id != new
-                            && matches!(c.state, ClaimState::Pending(_))
-                            && c.volume_name.as_ref().is_none_or(|n| *n == w.volume(VolumeId(0)).name)
-                            && fit::check_volume_satisfy_claim(spec, &c.spec, c.class_name(), version)
+            Some(cr) if !cr.uid.is_empty() => {
+                match w.claim_named(&cr.key.namespace, &cr.key.name) {
+                    Some(new) => {
+                        // Another waiting claim that fits the volume as well: whichever the
+                        // controller syncs first takes it.
+                        let spec = &w.volume(VolumeId(0)).spec;
+                        let version = w.options.kube_version;
+                        let rival = w.claims().any(|(id, c)| {
+                            id != new
+                                && matches!(c.state, ClaimState::Pending(_))
+                                && c.volume_name
+                                    .as_ref()
+                                    .is_none_or(|n| *n == w.volume(VolumeId(0)).name)
+                                && fit::check_volume_satisfy_claim(
+                                    spec,
+                                    &c.spec,
+                                    c.class_name(),
+                                    version,
+                                )
                                 .is_empty()
-                    });
-                    AfterClaimRefRemoval::BoundTo {
-                        claim: ids[new.idx()],
-                        order_dependent: rival,
+                        });
+                        AfterClaimRefRemoval::BoundTo {
+                            claim: ids[new.idx()],
+                            order_dependent: rival,
+                        }
                     }
+                    None => AfterClaimRefRemoval::Available,
                 }
-                None => AfterClaimRefRemoval::Available,
-            },
+            }
             _ => AfterClaimRefRemoval::Available,
         }
     }
