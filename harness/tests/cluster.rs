@@ -15,11 +15,10 @@ struct Tmp(PathBuf);
 
 impl Tmp {
     fn new(tag: &str) -> Tmp {
-        let d = std::env::temp_dir().join(format!(
-            "pvlint-cluster-{tag}-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let d =
+            std::env::temp_dir().join(format!("pvlint-cluster-{tag}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         Tmp(d)
@@ -769,4 +768,35 @@ fn kubectl_accepts_the_policy_reports() {
             .collect();
         assert!(errors.is_empty(), "{errors:#?}");
     }
+}
+
+#[test]
+fn progress_line_on_a_terminal_only() {
+    // `script` (util-linux) gives the command a terminal.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("SKIPPED progress_line_on_a_terminal_only: no `script` command (util-linux)");
+        return;
+    }
+    let mut sc = Scenario::new(scenarios::seed000());
+    sc.delay = Some(std::time::Duration::from_millis(400));
+    let (_s, tmp, kc) = setup("tty", sc);
+    let cmd = format!(
+        "'{}' cluster --kubeconfig '{}' --format json",
+        env!("CARGO_BIN_EXE_pvlint"),
+        kc.display()
+    );
+    let o = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("HOME", &tmp.0)
+        .env_remove("KUBECONFIG")
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert!(
+        out.contains("\rpvlint: reading the cluster: "),
+        "progress on the terminal: {out:?}"
+    );
+    assert!(out.contains("/13 kinds"), "{out:?}");
+    // The line is cleared before the report.
+    assert!(out.contains("\r\x1b[2K"), "{out:?}");
 }
