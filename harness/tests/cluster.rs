@@ -286,7 +286,8 @@ fn saved_state_reproduces_the_same_findings_offline() {
 
 #[test]
 fn large_cluster_is_read_page_by_page() {
-    let (server, tmp, kc) = setup("large", Scenario::new(scenarios::large(1200)));
+    // The benchmark's cluster: 10,000 PVs and 10,000 claims (harness/benches/cluster.rs).
+    let (server, tmp, kc) = setup("large", Scenario::new(scenarios::large(10_000)));
     let saved = tmp.path("state.yaml");
     let o = cluster_json(&tmp.0, &kc, &["--save", saved.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -296,20 +297,17 @@ fn large_cluster_is_read_page_by_page() {
         "{:#?}",
         findings(&r)
     );
-    // 1200 PVs + 1200 claims + class + driver + 20 namespaces are not read (pvlint does not list them).
-    assert_eq!(r.summary.objects, 2402);
+    // 10,000 PVs + 10,000 claims + the class + the driver (namespaces are not read).
+    assert_eq!(r.summary.objects, 20_002);
     let log = server.log();
     let pv_pages: Vec<&String> = log
         .iter()
         .filter(|l| l.starts_with("GET /api/v1/persistentvolumes?"))
         .collect();
-    assert_eq!(pv_pages.len(), 3, "{pv_pages:#?}");
+    assert_eq!(pv_pages.len(), 20, "{pv_pages:#?}");
     assert!(pv_pages[0].contains("limit=500"), "{}", pv_pages[0]);
     assert!(pv_pages[1].contains("continue="), "{}", pv_pages[1]);
-    assert!(
-        !log.iter().any(|l| l.contains("secrets")),
-        "never reads Secrets"
-    );
+    assert!(!log.iter().any(|l| l.contains("secrets")), "never reads Secrets");
 }
 
 #[test]
