@@ -307,7 +307,10 @@ fn large_cluster_is_read_page_by_page() {
     assert_eq!(pv_pages.len(), 20, "{pv_pages:#?}");
     assert!(pv_pages[0].contains("limit=500"), "{}", pv_pages[0]);
     assert!(pv_pages[1].contains("continue="), "{}", pv_pages[1]);
-    assert!(!log.iter().any(|l| l.contains("secrets")), "never reads Secrets");
+    assert!(
+        !log.iter().any(|l| l.contains("secrets")),
+        "never reads Secrets"
+    );
 }
 
 #[test]

@@ -447,9 +447,9 @@ async fn handle(State(s): State<Arc<Inner>>, req: Request<Body>) -> Response {
     let params: HashMap<String, String> = query
         .split('&')
         .filter(|p| !p.is_empty())
-        .filter_map(|p| {
+        .map(|p| {
             let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            Some((k.to_string(), percent_decode(v)))
+            (k.to_string(), percent_decode(v))
         })
         .collect();
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
