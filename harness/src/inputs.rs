@@ -62,21 +62,11 @@ fn read_file(path: &Path, loaded: &mut Loaded) {
 }
 
 fn push_text(loaded: &mut Loaded, name: String, bytes: Vec<u8>) {
-    let bytes = bytes
-        .strip_prefix(b"\xEF\xBB\xBF")
-        .map(<[u8]>::to_vec)
-        .unwrap_or(bytes);
-    match String::from_utf8(bytes) {
+    match pvlint_core::decode(&bytes) {
         Ok(text) => loaded.sources.push(Source::new(name, text)),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let valid = &e.as_bytes()[..at];
-            let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
-            let col = valid.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-            loaded.errors.push(format!(
-                "{name}:{line}:{col}: not UTF-8 text (byte offset {at}); save the file as UTF-8"
-            ));
-        }
+        Err(e) => loaded
+            .errors
+            .push(format!("{name}:{}:{}: {}", e.line, e.column, e.message)),
     }
 }
 

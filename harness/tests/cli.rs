@@ -159,6 +159,44 @@ fn non_utf8_input_names_the_position() {
     assert!(stdout(&o).contains("stale-claim-ref-uid"));
 }
 
+/// PowerShell's `>` writes UTF-16 with a byte-order mark; kubectl reads it, so does pvlint.
+#[test]
+fn utf16_input_with_a_bom_is_text() {
+    let dir = tempdir("utf16");
+    let text = std::fs::read_to_string(repo().join(BAD)).unwrap();
+    for (name, bom, le) in [
+        ("le.yaml", [0xFF, 0xFE], true),
+        ("be.yaml", [0xFE, 0xFF], false),
+    ] {
+        let mut bytes = bom.to_vec();
+        for u in text.encode_utf16() {
+            bytes.extend(if le { u.to_le_bytes() } else { u.to_be_bytes() });
+        }
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let o = bin()
+        .args([
+            "lint",
+            "--each-file",
+            "--format",
+            "json",
+            dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let files: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "stale-claim-ref-uid")
+        .map(|f| f["location"]["file"].as_str().unwrap())
+        .collect();
+    assert!(files.iter().any(|f| f.ends_with("le.yaml")), "{files:?}");
+    assert!(files.iter().any(|f| f.ends_with("be.yaml")), "{files:?}");
+}
+
 #[test]
 fn directories_are_walked_recursively_and_sorted() {
     let dir = tempdir("walk");

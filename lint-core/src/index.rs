@@ -32,29 +32,100 @@ pub struct Index {
     pv_classes: std::collections::HashSet<String>,
     /// Objects the API server rejects (an invalid value): they never exist in the cluster.
     rejected: std::collections::HashSet<ObjId>,
+    /// Strategic-merge patch documents, resolved once every source is loaded.
+    patches: Vec<(SourceId, usize, Node)>,
+    /// Earlier definitions of an object defined again later (see `find_duplicates`).
+    superseded: std::collections::HashSet<ObjId>,
+    /// (the definition used, an earlier one with different content).
+    pub duplicates: Vec<(ObjId, ObjId)>,
 }
 
 impl Index {
     /// Indexes one of `sources` alone (`--each-file`), keeping its position as its id.
     pub fn build_one(sources: &[Source], id: SourceId) -> Index {
         let mut ix = Index::default();
-        ix.load_source(id, &sources[id]);
+        let kustomize = crate::kustomize::non_resources(sources);
+        ix.load_source(id, &sources[id], kustomize.get(&id));
+        ix.resolve_patches();
         ix.build_views();
         ix
     }
 
     pub fn build(sources: &[Source]) -> Index {
         let mut ix = Index::default();
+        let kustomize = crate::kustomize::non_resources(sources);
         for (sid, src) in sources.iter().enumerate() {
-            ix.load_source(sid, src);
+            ix.load_source(sid, src, kustomize.get(&sid));
         }
+        ix.resolve_patches();
         ix.build_views();
         ix
     }
 
-    fn load_source(&mut self, sid: SourceId, src: &Source) {
-        let (docs, issues) = yaml::parse_stream(&src.text);
+    fn load_source(
+        &mut self,
+        sid: SourceId,
+        src: &Source,
+        kustomize: Option<&crate::kustomize::UsedBy>,
+    ) {
+        let (docs, mut issues) = yaml::parse_stream(&src.text);
         self.documents += docs.len();
+        // A kustomization in the input uses this file as a patch or generator input: it is
+        // never applied as written (one note says so). A strategic-merge patch's objects are
+        // kept aside until every source is loaded (see `resolve_patches`).
+        if let Some(used) = kustomize {
+            if used.field == "patches" || used.field == "patchesStrategicMerge" {
+                for doc in docs {
+                    if let Some(root) = doc.root {
+                        self.patches.push((sid, doc.index, root));
+                    }
+                }
+            }
+            let at = crate::source::Pos { line: 1, column: 1 };
+            self.diags.push(Diag {
+                kind: DiagKind::KustomizeInput {
+                    kustomization: used.kustomization,
+                    field: used.field,
+                    at: used.at,
+                },
+                severity: Severity::Info,
+                source: sid,
+                document: 0,
+                object: None,
+                obj: None,
+                field: Field {
+                    path: String::new(),
+                    span: Span { start: at, end: at },
+                },
+                message: String::new(),
+                help: String::new(),
+                suggestion: None,
+            });
+            return;
+        }
+        // Template syntax is not YAML: one note on how to render the file, not a storm of
+        // parse errors (the documents that did parse are still read).
+        if !issues.is_empty() {
+            if let Some((kind, line, column)) = crate::template::in_text(&src.text) {
+                issues.clear();
+                let at = crate::source::Pos { line, column };
+                self.diags.push(Diag {
+                    kind: DiagKind::Template(kind),
+                    severity: Severity::Info,
+                    source: sid,
+                    document: 0,
+                    object: None,
+                    obj: None,
+                    field: Field {
+                        path: String::new(),
+                        span: Span { start: at, end: at },
+                    },
+                    message: String::new(),
+                    help: String::new(),
+                    suggestion: None,
+                });
+            }
+        }
         for i in issues {
             let (severity, help) = match i.kind {
                 IssueKind::Syntax => (
@@ -87,6 +158,30 @@ impl Index {
         for doc in docs {
             let Some(root) = doc.root else { continue };
             self.load_object(sid, doc.index, root);
+        }
+    }
+
+    /// Strategic-merge patches: kustomize merges each into the object it names. When that
+    /// object is in the input, pvlint reads the object as written and leaves the patch out;
+    /// when it is not (a remote or unlisted base), the patch is read as the object, and left
+    /// out if it is partial (the API server would reject it as written; see `build_views`).
+    fn resolve_patches(&mut self) {
+        for (sid, document, root) in std::mem::take(&mut self.patches) {
+            let s = |path: &str| root.at(path).and_then(Node::as_str).unwrap_or("");
+            let (kind, name, namespace) = (s("kind"), s("metadata.name"), s("metadata.namespace"));
+            let target_loaded = self.objects.iter().any(|o| {
+                o.kind == kind
+                    && o.name == name
+                    && (namespace.is_empty() || o.namespace.as_deref() == Some(namespace))
+            });
+            if kind.is_empty() || target_loaded {
+                continue;
+            }
+            let before = self.objects.len();
+            self.load_object(sid, document, root);
+            for o in &mut self.objects[before..] {
+                o.from_patch = true;
+            }
         }
     }
 
@@ -172,6 +267,7 @@ impl Index {
             name,
             namespace,
             root,
+            from_patch: false,
         });
     }
 
@@ -200,10 +296,64 @@ impl Index {
         });
     }
 
+    /// Objects defined more than once (same group, kind, namespace and name): `kubectl apply`
+    /// leaves the last definition, so the earlier ones are superseded. Definitions with the
+    /// same content are one object; different content is recorded for `duplicate-object`.
+    fn find_duplicates(&mut self) {
+        let group = |o: &Object| {
+            o.api_version
+                .rsplit_once('/')
+                .map_or("", |(g, _)| g)
+                .to_string()
+        };
+        let mut last: HashMap<(String, String, Option<String>, String), ObjId> = HashMap::new();
+        for (id, o) in self.objects.iter().enumerate() {
+            if o.name.is_empty() {
+                continue; // generateName: a new object every time
+            }
+            let key = (
+                group(o),
+                o.kind.clone(),
+                o.namespace.clone(),
+                o.name.clone(),
+            );
+            if let Some(prev) = last.insert(key, id) {
+                self.superseded.insert(prev);
+                if !crate::node::same_content(&self.objects[prev].root, &o.root) {
+                    self.duplicates.push((id, prev));
+                }
+            }
+        }
+        // Report each pair against the copy that is used.
+        let superseded = &self.superseded;
+        let objects = &self.objects;
+        for d in self.duplicates.iter_mut() {
+            while superseded.contains(&d.0) {
+                let o = &objects[d.0];
+                let next = (d.0 + 1..objects.len()).find(|&j| {
+                    let p = &objects[j];
+                    p.kind == o.kind && p.namespace == o.namespace && p.name == o.name
+                });
+                match next {
+                    Some(n) => d.0 = n,
+                    None => break,
+                }
+            }
+        }
+    }
+
+    /// Definitions that a later one of the same object replaces.
+    pub fn is_superseded(&self, obj: ObjId) -> bool {
+        self.superseded.contains(&obj)
+    }
+
     fn build_views(&mut self) {
+        self.find_duplicates();
         let mut diags = std::mem::take(&mut self.diags);
         for (id, obj) in self.objects.iter().enumerate() {
-            if !model::reaches_api_server(&obj.api_version, &obj.kind) {
+            if !model::reaches_api_server(&obj.api_version, &obj.kind)
+                || self.superseded.contains(&id)
+            {
                 continue;
             }
             let mut r = Reader::new(obj, id, &mut diags);
@@ -214,20 +364,23 @@ impl Index {
             match class {
                 KindClass::PersistentVolume => {
                     let pv = model::read_pv(obj, id, &mut r);
+                    model::validation::pv(obj, &pv, &mut r);
                     self.pv_classes.insert(pv.class.clone());
                     self.pv_by_name.insert(obj.name.clone(), self.pvs.len());
                     self.pvs.push(pv);
                 }
                 KindClass::PersistentVolumeClaim => {
                     let pvc = model::read_claim(obj, id, &mut r, "", obj.name.clone(), None);
+                    model::validation::claim(obj, &pvc, &mut r);
                     self.pvc_by_obj.insert(id, self.pvcs.len());
                     self.pvc_by_key
                         .insert((pvc.namespace.clone(), pvc.name.clone()), self.pvcs.len());
                     self.pvcs.push(pvc);
                 }
                 KindClass::StorageClass => {
-                    self.classes
-                        .push(model::read_storage_class(obj, id, &mut r));
+                    let sc = model::read_storage_class(obj, id, &mut r);
+                    model::validation::storage_class(obj, &sc, &mut r);
+                    self.classes.push(sc);
                 }
                 KindClass::CsiDriver => {
                     self.csi_drivers
@@ -261,21 +414,35 @@ impl Index {
                             }
                         }
                     }
+                    model::validation::workload(obj, kind, &mut r);
                     self.workloads
                         .push(model::read_workload(obj, id, kind, &mut r));
                 }
                 KindClass::Other => {}
             }
         }
+        // Objects that never exist as written: the API server rejects them, or they are
+        // unrendered templates (what they become is unknown).
         self.rejected = diags
             .iter()
-            .filter(|d| d.rejects())
+            .filter(|d| d.rejects() || d.kind.unrendered())
             .filter_map(|d| d.obj)
             .collect();
+        // A partial patch is not wrong: kustomize completes it from a base pvlint does not
+        // see. It is left out, without the API server's complaints.
+        let (objects, rejected) = (&self.objects, &self.rejected);
+        diags.retain(|d| {
+            d.obj
+                .is_none_or(|o| !(objects[o].from_patch && rejected.contains(&o)))
+        });
+        // One template note per source: the first place it shows.
+        let mut seen = std::collections::HashSet::new();
+        diags.retain(|d| !d.kind.unrendered() || seen.insert(d.source));
         self.diags = diags;
     }
 
-    /// The API server rejects this object (see [`Diag::rejects`]).
+    /// The object never exists as written: the API server rejects it (see [`Diag::rejects`]),
+    /// or it is an unrendered template. It takes no part in the simulation.
     pub fn is_rejected(&self, obj: ObjId) -> bool {
         self.rejected.contains(&obj)
     }

@@ -265,7 +265,54 @@ pub const NON_ATTACHABLE_DRIVERS: &[(&str, &str)] = &[
         "it creates node-local hostPath/local volumes",
     ),
     (NO_PROVISIONER, "it only serves static local volumes"),
+    (
+        "openebs.io/local",
+        "it creates node-local volumes pinned to their node",
+    ),
+    (
+        "microk8s.io/hostpath",
+        "it creates hostPath volumes, which never attach",
+    ),
+    (
+        "docker.io/hostpath",
+        "it creates hostPath volumes on Docker Desktop's one node",
+    ),
 ];
+
+/// StorageClasses that single-node and edge distributions create, by name, with their
+/// provisioner: used only when the input names such a class without defining it, and always
+/// stated as an assumption in what pvlint says. (Names other platforms also use for
+/// different storage, like kind's and GKE's `standard`, are not listed.)
+pub const WELL_KNOWN_CLASSES: &[(&str, &str, &str)] = &[
+    (
+        "local-path",
+        "rancher.io/local-path",
+        "k3s's built-in class",
+    ),
+    (
+        "openebs-hostpath",
+        "openebs.io/local",
+        "OpenEBS Local PV's hostpath class",
+    ),
+    (
+        "microk8s-hostpath",
+        "microk8s.io/hostpath",
+        "MicroK8s's hostpath-storage class",
+    ),
+    (
+        "hostpath",
+        "docker.io/hostpath",
+        "Docker Desktop's built-in class",
+    ),
+];
+
+/// The provisioner and owner of a [`WELL_KNOWN_CLASSES`] name.
+pub fn well_known_class(name: &str) -> Option<(&'static str, &'static str)> {
+    WELL_KNOWN_CLASSES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, p, whose)| (p, whose))
+}
 
 /// CSI drivers whose published CSIDriver object requires attach (block devices on one node).
 pub const ATTACHABLE_DRIVERS: &[&str] = &[

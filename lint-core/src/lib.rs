@@ -18,6 +18,7 @@ pub(crate) mod binding;
 pub mod finding;
 pub(crate) mod index;
 pub(crate) mod kube;
+pub(crate) mod kustomize;
 pub(crate) mod model;
 pub(crate) mod node;
 pub mod options;
@@ -27,6 +28,7 @@ pub mod rules;
 pub(crate) mod schema;
 pub(crate) mod sim;
 pub mod source;
+pub(crate) mod template;
 pub(crate) mod yaml;
 
 use std::collections::HashSet;
@@ -43,7 +45,7 @@ pub use rules::{Docs, Family, Rule};
 pub use schema::suggest as did_you_mean;
 pub use sim::report::{ClaimOutcome, Located, OriginOut, Step, StorageOut, VolumeOutcome};
 pub use sim::{ClaimPhase, Event, EventType, Reason, Simulation, VolumePhase};
-pub use source::Source;
+pub use source::{decode, DecodeError, Source};
 
 /// Version of the JSON output schema (docs/json-schema.md).
 pub const SCHEMA: &str = "pvlint/v1";

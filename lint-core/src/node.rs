@@ -195,6 +195,30 @@ impl Node {
     }
 }
 
+/// Whether two trees hold the same content, whatever their positions, quoting or key order
+/// (a manifest written as YAML and as JSON, say).
+pub fn same_content(a: &Node, b: &Node) -> bool {
+    match (&a.value, &b.value) {
+        (Value::Scalar(x), Value::Scalar(y)) => match (x.kind, y.kind) {
+            (ScalarKind::Bool(p), ScalarKind::Bool(q)) => p == q,
+            (ScalarKind::Null, ScalarKind::Null) => true,
+            (p, q) => p == q && x.text == y.text,
+        },
+        (Value::Seq(x), Value::Seq(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_content(p, q))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|e| {
+                    y.iter()
+                        .find(|f| f.key == e.key)
+                        .is_some_and(|f| same_content(&e.value, &f.value))
+                })
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

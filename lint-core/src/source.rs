@@ -44,6 +44,68 @@ impl Source {
     }
 }
 
+/// Why bytes could not be read as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    pub line: u32,
+    pub column: u32,
+    pub offset: usize,
+    pub message: String,
+}
+
+/// Bytes → text the way kubectl reads a manifest: UTF-8 (a BOM is dropped), or UTF-16 with
+/// a byte-order mark (little or big endian), which kubectl's YAML decoder also accepts.
+pub fn decode(bytes: &[u8]) -> Result<String, DecodeError> {
+    let utf16 = |data: &[u8], le: bool| -> Result<String, DecodeError> {
+        if data.len() % 2 != 0 {
+            return Err(DecodeError {
+                line: 1,
+                column: 1,
+                offset: bytes.len() - 1,
+                message: "UTF-16 text with an odd number of bytes".into(),
+            });
+        }
+        let units: Vec<u16> = data
+            .chunks_exact(2)
+            .map(|c| {
+                if le {
+                    u16::from_le_bytes([c[0], c[1]])
+                } else {
+                    u16::from_be_bytes([c[0], c[1]])
+                }
+            })
+            .collect();
+        String::from_utf16(&units).map_err(|_| DecodeError {
+            line: 1,
+            column: 1,
+            offset: 2,
+            message: "invalid UTF-16 (an unpaired surrogate)".into(),
+        })
+    };
+    if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
+        return utf16(rest, true);
+    }
+    if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
+        return utf16(rest, false);
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(body) {
+        Ok(t) => Ok(t.to_string()),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let valid = &body[..at];
+            let line = valid.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            let column = valid.iter().rev().take_while(|&&b| b != b'\n').count() as u32 + 1;
+            Err(DecodeError {
+                line,
+                column,
+                offset: at,
+                message: format!("not UTF-8 text (byte offset {at}); save the file as UTF-8"),
+            })
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NamedText {
@@ -103,5 +165,33 @@ impl Span {
             start: self.start.min(other.start),
             end: self.end.max(other.end),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_what_kubectl_reads() {
+        assert_eq!(decode(b"a: 1\n").unwrap(), "a: 1\n");
+        assert_eq!(decode(b"\xEF\xBB\xBFa: 1").unwrap(), "a: 1");
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(
+                "kind: PersistentVolume\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        assert_eq!(decode(&le).unwrap(), "kind: PersistentVolume\n");
+        let be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain("a: é".encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        assert_eq!(decode(&be).unwrap(), "a: é");
+        let e = decode(b"a: 1\nb: \xFF\n").unwrap_err();
+        assert_eq!((e.line, e.column, e.offset), (2, 4, 8));
+        assert!(decode(&[0xFF, 0xFE, 0x41]).is_err());
     }
 }

@@ -57,7 +57,7 @@ const EXPECTED: &[(&str, &str, u32, Severity)] = &[
     // Seed 002: the StorageClass typo that drops is-default-class; the hostPath claim that cannot
     // get its volume; one volume for three replicas (web-1 and web-2 stay Pending).
     ("seed-002-statefulset-pool/broken-default-class-typo.yaml", "unknown-field", 8, Severity::Error),
-    ("seed-002-statefulset-pool/broken-hostpath-too-small.yaml", "hostpath-persistent-volume", 26, Severity::Warning),
+    ("seed-002-statefulset-pool/broken-hostpath-too-small.yaml", "hostpath-persistent-volume", 26, Severity::Info),
     ("seed-002-statefulset-pool/broken-hostpath-too-small.yaml", "implicit-default-class", 9, Severity::Error),
     // The class "nfs" is only a label of the static volumes here: assumed, so a warning.
     ("seed-002-statefulset-pool/broken-single-pv.yaml", "static-pool-shortfall", 27, Severity::Warning),

@@ -130,3 +130,25 @@ fn csidriver_objects_decide_attachability() {
         "attachRequired defaults to true"
     );
 }
+
+/// manageJob: a Job runs min(parallelism, completions) pods at once (completions unset: a work
+/// queue of `parallelism` pods).
+#[test]
+fn job_pods_count_parallelism_and_completions() {
+    let job = |spec: &str| {
+        format!("apiVersion: batch/v1\nkind: Job\nmetadata: {{name: j}}\nspec:\n{spec}  template:\n    spec:\n      restartPolicy: Never\n      containers: [{{name: c, image: x}}]\n      volumes: [{{name: v, persistentVolumeClaim: {{claimName: data}}}}]\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: data}}\nspec:\n  accessModes: [ReadWriteOncePod]\n  resources: {{requests: {{storage: 1Gi}}}}\n")
+    };
+    let shared = |spec: &str| {
+        let r = lint(&[Source::new("j.yaml", job(spec))], &Options::default());
+        r.findings
+            .iter()
+            .any(|f| f.rule == "rwo-shared-by-replicas")
+    };
+    assert!(
+        !shared("  parallelism: 4\n  completions: 1\n"),
+        "one completion: one pod at a time"
+    );
+    assert!(shared("  parallelism: 4\n  completions: 8\n"));
+    assert!(shared("  parallelism: 2\n"), "work queue: parallelism pods");
+    assert!(!shared(""), "defaults: one pod");
+}

@@ -6,6 +6,7 @@
 pub mod live;
 mod meta;
 mod storage;
+pub(crate) mod validation;
 mod workload;
 
 pub use storage::*;
@@ -51,6 +52,9 @@ pub struct Object {
     /// Effective namespace (`default` when a namespaced object has none); None when cluster-scoped.
     pub namespace: Option<String>,
     pub root: Node,
+    /// Read from a Kustomize strategic-merge patch whose target is not in the input: taken for
+    /// that object if it is complete, left out if the API server would reject it as written.
+    pub from_patch: bool,
 }
 
 impl Object {
@@ -159,6 +163,25 @@ pub enum DiagKind {
     Parse,
     /// Reported by `invalid-field-value`.
     InvalidValue,
+    /// An unrendered template (reported once per source by `unrendered-template`).
+    Template(crate::template::Kind),
+    /// A kustomization in the input uses the file as a patch or generator input (reported by
+    /// `unrendered-template`): it is never applied as written.
+    KustomizeInput {
+        kustomization: crate::source::SourceId,
+        field: &'static str,
+        at: crate::source::Span,
+    },
+}
+
+impl DiagKind {
+    /// The source is not what reaches the API server: objects it holds take no part.
+    pub fn unrendered(self) -> bool {
+        matches!(
+            self,
+            DiagKind::Template(_) | DiagKind::KustomizeInput { .. }
+        )
+    }
 }
 
 /// Reads typed fields of one object, recording type errors.
@@ -219,10 +242,40 @@ impl<'a> Reader<'a> {
         );
     }
 
-    /// A node at a path; a `null` value counts as absent (as in Kubernetes' JSON decoding).
-    pub fn node(&self, path: &str) -> Option<&'a Node> {
+    /// A node at a path; a `null` value counts as absent (as in Kubernetes' JSON decoding),
+    /// and so does an unrendered template placeholder (recorded, not judged).
+    pub fn node(&mut self, path: &str) -> Option<&'a Node> {
         let n = self.obj.root.at(path)?;
+        if self.placeholder(n, path) {
+            return None;
+        }
         (!n.is_null()).then_some(n)
+    }
+
+    /// Records a scalar that is an unrendered template placeholder.
+    fn placeholder(&mut self, n: &Node, path: &str) -> bool {
+        let Some(kind) = n
+            .as_scalar()
+            .and_then(|s| crate::template::in_value(&s.text))
+        else {
+            return false;
+        };
+        self.diags.push(Diag {
+            kind: DiagKind::Template(kind),
+            severity: Severity::Info,
+            source: self.obj.source,
+            document: self.obj.document,
+            object: Some(self.obj.objref()),
+            obj: Some(self.id),
+            field: Field {
+                path: path.to_string(),
+                span: n.span,
+            },
+            message: String::new(),
+            help: String::new(),
+            suggestion: None,
+        });
+        true
     }
 
     pub fn string_in(
@@ -361,7 +414,7 @@ impl<'a> Reader<'a> {
 }
 
 fn string_of(r: &mut Reader<'_>, n: &Node, path: &str) -> Option<Spanned<String>> {
-    if n.is_null() {
+    if n.is_null() || r.placeholder(n, path) {
         return None;
     }
     match n.as_str() {

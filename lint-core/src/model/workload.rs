@@ -213,6 +213,36 @@ fn strategy(obj: &Object, r: &mut Reader<'_>) -> Option<Strategy> {
     }
 }
 
+fn job_pods(r: &mut Reader<'_>, spec: &str) -> PodCount {
+    let nonneg = |r: &mut Reader<'_>, path: String| {
+        let v = r.int(&path);
+        if let Some(v) = &v {
+            if v.value < 0 {
+                r.invalid(
+                    v.field.clone(),
+                    Severity::Error,
+                    format!("{path}: Invalid value: {}: must be greater than or equal to 0; the API server rejects this object", v.value),
+                    "use a non-negative number".into(),
+                );
+            }
+        }
+        v
+    };
+    let parallelism = nonneg(r, format!("{spec}.parallelism"));
+    let completions = nonneg(r, format!("{spec}.completions"));
+    let p = parallelism.as_ref().map_or(1, |v| v.value.max(0));
+    let count = match &completions {
+        Some(c) => p.min(c.value.max(0)),
+        None => p,
+    };
+    PodCount::Fixed {
+        count,
+        field: parallelism
+            .map(|v| v.field)
+            .or(completions.map(|v| v.field)),
+    }
+}
+
 pub(crate) fn read_workload(
     obj: &Object,
     id: ObjId,
@@ -240,8 +270,10 @@ pub(crate) fn read_workload(
         WorkloadKind::Deployment | WorkloadKind::StatefulSet | WorkloadKind::ReplicaSet => {
             fixed(r, "spec.replicas")
         }
-        WorkloadKind::Job => fixed(r, "spec.parallelism"),
-        WorkloadKind::CronJob => fixed(r, "spec.jobTemplate.spec.parallelism"),
+        // manageJob: active pods = min(parallelism, completions); completions unset means a
+        // work queue (parallelism pods). SetDefaults_Job: parallelism 1 when unset.
+        WorkloadKind::Job => job_pods(r, "spec"),
+        WorkloadKind::CronJob => job_pods(r, "spec.jobTemplate.spec"),
         WorkloadKind::DaemonSet => PodCount::PerNode,
         WorkloadKind::Pod => PodCount::Fixed {
             count: 1,

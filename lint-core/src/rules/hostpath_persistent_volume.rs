@@ -3,7 +3,7 @@ use super::prelude::*;
 pub const RULE: Rule = Rule {
     id: "hostpath-persistent-volume",
     family: Family::Validity,
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "A hostPath PersistentVolume without nodeAffinity",
     docs: Docs {
         what: "Finds `hostPath` PersistentVolumes without `spec.nodeAffinity`. (A `local` volume without it is \
@@ -33,13 +33,13 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         sink.report(ctx, pv.obj, &src.field, format!("hostPath PersistentVolume {} has no nodeAffinity", pv.name))
             .consequence(Consequence {
                 summary: format!(
-                    "{path} is a directory on whichever node the pod lands on: a pod rescheduled to another node sees an empty directory there, and the data stays behind"
+                    "on a cluster with more than one node, {path} is a directory on whichever node the pod lands on: a pod rescheduled to another node sees an empty directory there, and the data stays behind"
                 ),
                 subject: None,
                 phase: None,
                 event: None,
                 storage: None,
-                assumptions: Vec::new(),
+                assumptions: vec!["the cluster has more than one node (pvlint cannot see how many)".into()],
             })
             .help("pin the volume to the node that holds the directory")
             .suggest("add spec.nodeAffinity", Some(AFFINITY.into()));

@@ -56,19 +56,28 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         {
             continue;
         }
-        // The class-less volume it was meant for: it fits but for the class (size aside).
-        let find = || {
+        // The class-less volume it was meant for: it fits but for the class (size aside), and
+        // it is written beside the claim (same folder) or chosen by its selector.
+        let dir = std::path::Path::new(&ctx.sources[ctx.obj(view.obj).source].name)
+            .parent()
+            .map(|p| p.to_path_buf());
+        let find = |dir: Option<&std::path::Path>| {
             classless.iter().copied().find(|&v| {
-                crate::binding::fit::match_failures(&w.volume(v).spec, &c.spec, "", version)
-                    .iter()
-                    .all(|m| m.check() == Check::Capacity)
+                let beside = c.spec.selector.is_some()
+                    || w.volume(v).origin.manifest_object().is_some_and(|o| {
+                        std::path::Path::new(&ctx.sources[ctx.obj(o).source].name).parent() == dir
+                    });
+                beside
+                    && crate::binding::fit::match_failures(&w.volume(v).spec, &c.spec, "", version)
+                        .iter()
+                        .all(|m| m.check() == Check::Capacity)
             })
         };
         let intended = match c.spec.selector {
             None => *memo
-                .entry((c.spec.modes, c.spec.volume_mode))
-                .or_insert_with(find),
-            Some(_) => find(),
+                .entry((c.spec.modes, c.spec.volume_mode, dir.clone()))
+                .or_insert_with(|| find(dir.as_deref())),
+            Some(_) => find(dir.as_deref()),
         };
         let Some(pv) = intended else { continue };
         let pv = w.volume(pv);

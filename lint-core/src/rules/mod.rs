@@ -31,6 +31,7 @@ mod dangling_volume_name;
 mod delete_policy_in_tree;
 mod delete_policy_on_imported_volume;
 mod delete_policy_without_finalizer;
+mod duplicate_object;
 mod hostpath_persistent_volume;
 mod implicit_default_class;
 mod invalid_field_value;
@@ -38,6 +39,7 @@ mod invalid_nfs_server;
 mod multiple_default_storage_classes;
 mod parse_error;
 mod prebound_volume_mismatch;
+mod provisioner_not_served;
 mod recycle_policy_deprecated;
 mod rwo_rolling_surge;
 mod rwo_shared_by_replicas;
@@ -49,6 +51,7 @@ mod storage_class_mismatch;
 mod storage_class_not_found;
 mod unbindable_claim;
 mod unknown_field;
+mod unrendered_template;
 mod volume_failed;
 mod volume_released;
 mod volume_will_be_deleted;
@@ -61,6 +64,7 @@ pub static ALL: &[&Rule] = &[
     &claim_ref_conflict::RULE,
     &claim_will_be_lost::RULE,
     &dangling_volume_name::RULE,
+    &duplicate_object::RULE,
     &delete_policy_in_tree::RULE,
     &delete_policy_on_imported_volume::RULE,
     &delete_policy_without_finalizer::RULE,
@@ -71,6 +75,7 @@ pub static ALL: &[&Rule] = &[
     &multiple_default_storage_classes::RULE,
     &parse_error::RULE,
     &prebound_volume_mismatch::RULE,
+    &provisioner_not_served::RULE,
     &recycle_policy_deprecated::RULE,
     &rwo_rolling_surge::RULE,
     &rwo_shared_by_replicas::RULE,
@@ -82,6 +87,7 @@ pub static ALL: &[&Rule] = &[
     &storage_class_not_found::RULE,
     &unbindable_claim::RULE,
     &unknown_field::RULE,
+    &unrendered_template::RULE,
     &volume_failed::RULE,
     &volume_released::RULE,
     &volume_will_be_deleted::RULE,
@@ -359,6 +365,17 @@ impl Context<'_> {
         }) = &c.state
         {
             assumptions.push(a.describe());
+        }
+        // Left Pending for want of a static volume: the cluster may have one pvlint cannot see.
+        if !w.cluster_known()
+            && matches!(
+                c.state,
+                ClaimState::Pending(
+                    sim::Pending::NoMatchNoClass | sim::Pending::ClassNotFound { .. }
+                )
+            )
+        {
+            assumptions.push(sim::Assumption::NoOtherVolumes.describe());
         }
         Consequence {
             summary: format!("claim {} {what}: {}", c.key, w.claim_why(id)),

@@ -18,8 +18,9 @@ pub const RULE: Rule = Rule {
         fix: "Strip server-populated fields before applying, e.g. \
               `yq 'del(.metadata.uid, .metadata.resourceVersion, .metadata.creationTimestamp, .metadata.selfLink, .metadata.generation, .metadata.managedFields, .status)'`.",
         fixed: include_str!("../../tests/fixtures/server-populated-fields/good.yaml"),
-        known_problems: "`status: {}` and `creationTimestamp: null`, which `kubectl create --dry-run -o yaml` and \
-                         kompose write, are not marks of an export and are not reported.",
+        known_problems: "`status: {}`, `status: {loadBalancer: {}}` and `creationTimestamp: null`, which \
+                         `kubectl create --dry-run -o yaml` and kompose write, are not marks of an export and are not \
+                         reported.",
     },
     check,
 };
@@ -36,7 +37,13 @@ const META_FIELDS: &[&str] = &[
 ];
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    for (id, obj) in ctx.index.objects.iter().enumerate() {
+    for (id, obj) in ctx
+        .index
+        .objects
+        .iter()
+        .enumerate()
+        .filter(|(id, _)| !ctx.index.is_superseded(*id))
+    {
         if !crate::model::reaches_api_server(&obj.api_version, &obj.kind) {
             continue;
         }
@@ -55,10 +62,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         // Point at the most telling field first: uid, then resourceVersion, ...
         found.sort_by_key(|(p, _)| META_FIELDS.iter().position(|f| p.ends_with(f)));
         // `status: {}` (kubectl create --dry-run, kompose) is not a mark of an export.
-        let status = obj.root.get("status").filter(|n| match n.as_map() {
-            Some(m) => !m.is_empty(),
-            None => !n.is_null(),
-        });
+        // Nor is `status: {loadBalancer: {}}` (kompose): only a status with a value in it.
+        let status = obj.root.get("status").filter(|n| has_value(n));
         if status.is_some() {
             found.push(("status".into(), obj.key_field("status")));
         }
@@ -86,5 +91,14 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 format!("remove {}", names.join(", ")),
                 Some(format!("yq -i 'del({})' <file>", del.join(", "))),
             );
+    }
+}
+
+/// A node with at least one non-null scalar somewhere inside.
+fn has_value(n: &crate::node::Node) -> bool {
+    match &n.value {
+        crate::node::Value::Scalar(_) => !n.is_null(),
+        crate::node::Value::Seq(items) => items.iter().any(has_value),
+        crate::node::Value::Map(entries) => entries.iter().any(|e| has_value(&e.value)),
     }
 }

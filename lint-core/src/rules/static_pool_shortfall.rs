@@ -108,7 +108,15 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 },
                 cons.summary
             );
-            let assumed = !cons.assumptions.is_empty();
+            // Without the cluster state the pool may have more volumes elsewhere: a warning when
+            // the input holds part of the pool, a note when it holds none of it.
+            let sev = if cons.assumptions.is_empty() {
+                Severity::Error
+            } else if !bound.is_empty() {
+                Severity::Warning
+            } else {
+                Severity::Info
+            };
             let have = if bound.is_empty() {
                 "none".to_string()
             } else {
@@ -126,7 +134,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 &at,
                 format!("StatefulSet {} needs {count} volumes of {class_desc}; the static pool has {have}", sts.name),
             );
-            f.severity(if assumed { Severity::Warning } else { Severity::Error })
+            f.severity(sev)
                 .consequence(cons)
                 .root_cause(CauseKey::Pool { namespace: sts.namespace.clone(), statefulset: sts.name.clone() })
                 .help(format!(

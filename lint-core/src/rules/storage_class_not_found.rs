@@ -31,6 +31,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         .filter(|c| c.assumption().is_none())
         .map(|c| c.name.as_str())
         .collect();
+    // Infos (a class assumed to exist) come once per class: the first claim that names it,
+    // with the others as related places.
+    let mut assumed: Vec<(&str, Vec<&Pvc>)> = Vec::new();
     for pvc in ix.pvcs.iter().chain(&ix.claim_templates) {
         let ClaimClass::Set { name, field, .. } = &pvc.class else {
             continue;
@@ -46,21 +49,21 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .iter()
             .find(|&&c| matches!(w.pending_reason(c), Some(Pending::ClassNotFound { .. })));
         let near = crate::schema::suggest(name, known.iter().copied());
-        let what = match &pvc.template_of {
-            Some(sts) => format!("StatefulSet {sts} (template {})", pvc.name),
-            None => format!("claim {}/{}", pvc.namespace, pvc.name),
-        };
+        let what = describe(pvc);
+        if not_found.is_none() && near.is_none() {
+            match assumed.iter_mut().find(|(n, _)| n == name) {
+                Some((_, uses)) => uses.push(pvc),
+                None => assumed.push((name, vec![pvc])),
+            }
+            continue;
+        }
         let (sev, headline) = match not_found {
             Some(_) => (
                 Severity::Error,
                 format!("{what} uses StorageClass {name}, which does not exist"),
             ),
-            None if near.is_some() => (
-                Severity::Warning,
-                format!("{what} uses StorageClass {name}, not in the input"),
-            ),
             None => (
-                Severity::Info,
+                Severity::Warning,
                 format!("{what} uses StorageClass {name}, not in the input"),
             ),
         };
@@ -98,5 +101,71 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             )),
             None => f.help("check the class name with `kubectl get storageclass`"),
         };
+    }
+    for (name, uses) in assumed {
+        let first = uses[0];
+        let what = describe(first);
+        let others = match uses.len() - 1 {
+            0 => String::new(),
+            1 => " (and 1 more)".to_string(),
+            n => format!(" (and {n} more)"),
+        };
+        let Some(field) = class_field(first) else {
+            continue;
+        };
+        let f = sink.report(
+            ctx,
+            first.obj,
+            field,
+            format!("{what}{others} uses StorageClass {name}, assumed to exist"),
+        );
+        f.severity(Severity::Info)
+            .consequence(Consequence {
+                summary: format!(
+                    "StorageClass {name} is not in the input; if the cluster has none either, the claim stays Pending (Warning ProvisioningFailed \"storageclass.storage.k8s.io \\\"{name}\\\" not found\")"
+                ),
+                subject: None,
+                phase: None,
+                event: None,
+                storage: None,
+                assumptions: vec![Assumption::ClassExists(name.to_string()).describe()],
+            })
+            .root_cause(CauseKey::ClassNotFound(ctx.subject_of(first)));
+        if known.is_empty() {
+            f.help("check the class name with `kubectl get storageclass`");
+        } else {
+            f.help(format!(
+                "classes pvlint knows: {}; check the cluster's with `kubectl get storageclass`",
+                known
+                    .iter()
+                    .map(|k| w.class_label(k))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        for other in &uses[1..] {
+            if let Some(field) = class_field(other) {
+                f.related(
+                    ctx,
+                    other.obj,
+                    field,
+                    format!("{} uses it too", describe(other)),
+                );
+            }
+        }
+    }
+}
+
+fn describe(pvc: &Pvc) -> String {
+    match &pvc.template_of {
+        Some(sts) => format!("StatefulSet {sts} (template {})", pvc.name),
+        None => format!("claim {}/{}", pvc.namespace, pvc.name),
+    }
+}
+
+fn class_field(pvc: &Pvc) -> Option<&Field> {
+    match &pvc.class {
+        ClaimClass::Set { field, .. } => Some(field),
+        _ => None,
     }
 }

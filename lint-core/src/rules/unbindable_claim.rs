@@ -61,9 +61,17 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if let Some(cand) = candidate {
             cons.summary = format!("{}; {cand}", cons.summary);
         }
-        let assumed = !cons.assumptions.is_empty();
+        // A claim that lost a race, or whose fate rests on an assumption, is not certain: a
+        // warning when the input holds volumes it nearly fits, else only a note.
+        let sev = if cons.assumptions.is_empty() && c.race.is_none() {
+            Severity::Error
+        } else if c.race.is_some() || w.closest_volume(id).is_some() {
+            Severity::Warning
+        } else {
+            Severity::Info
+        };
         let f = sink.report(ctx, view.obj, &field, format!("{what} will stay Pending"));
-        f.severity(if assumed { Severity::Warning } else { Severity::Error })
+        f.severity(sev)
             .consequence(cons)
             .consequence_of(key)
             .help("make the claim fit an available volume, add a volume that fits, or use a StorageClass with a provisioner");

@@ -28,7 +28,13 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    for (id, obj) in ctx.index.objects.iter().enumerate() {
+    for (id, obj) in ctx
+        .index
+        .objects
+        .iter()
+        .enumerate()
+        .filter(|(id, _)| !ctx.index.is_superseded(*id))
+    {
         if !matches!(known_kind(&obj.api_version, &obj.kind), Some((c, _)) if c != KindClass::Other)
         {
             continue;

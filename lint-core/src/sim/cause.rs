@@ -31,7 +31,7 @@ pub enum CauseKey {
     /// A class that does not exist.
     ClassNotFound(Subject),
     /// A class whose provisioner kube-controller-manager does not serve.
-    ProvisionerUnavailable(Subject),
+    ProvisionerUnavailable { class: String },
     /// A StatefulSet's static pool is too small.
     Pool {
         namespace: String,
@@ -109,7 +109,9 @@ pub(crate) fn of_claim(w: &World, id: ClaimId) -> Option<CauseKey> {
                 CauseKey::ImplicitDefault(subject())
             }
             Pending::ClassNotFound { .. } => CauseKey::ClassNotFound(subject()),
-            Pending::ProvisionerUnavailable { .. } => CauseKey::ProvisionerUnavailable(subject()),
+            Pending::ProvisionerUnavailable { class, .. } => CauseKey::ProvisionerUnavailable {
+                class: class.clone(),
+            },
             _ => CauseKey::Unbindable(subject()),
         },
     })

@@ -181,10 +181,18 @@ impl World {
         if self.cluster_known {
             return;
         }
+        // A pool: static volumes free for any claim (no claimRef, and no claim names them).
+        let named: HashSet<&str> = self
+            .claims
+            .iter()
+            .filter(|c| c.exists)
+            .filter_map(|c| c.volume_name.as_deref())
+            .collect();
         let static_classes: HashSet<&str> = self
             .volumes
             .iter()
             .filter(|v| v.exists && !matches!(v.origin, Origin::Provisioned { .. }))
+            .filter(|v| v.claim_ref.is_none() && !named.contains(v.name.as_str()))
             .map(|v| v.spec.class.as_str())
             .collect();
         let mut add = Vec::new();
@@ -207,9 +215,11 @@ impl World {
                 self.static_only.insert(name);
                 continue;
             }
+            // A well-known built-in class name: its provisioner too (the assumption says so).
+            let provisioner = crate::kube::well_known_class(&name).map(|(p, _)| p.to_string());
             self.classes.push(Class {
                 name,
-                provisioner: None,
+                provisioner,
                 reclaim: ReclaimPolicy::Delete,
                 wait_for_first_consumer: false,
                 is_default: false,

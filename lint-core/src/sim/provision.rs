@@ -11,7 +11,35 @@ use crate::binding::attach::provisioned_source;
 use crate::binding::VolumeSpec;
 use crate::kube::{self, ReclaimPolicy};
 
+/// Why kube-controller-manager cannot provision for an in-tree `kubernetes.io/*` provisioner
+/// that CSI migration does not serve (`findProvisionablePlugin`): the ProvisioningFailed
+/// message. None when it can (rbd before 1.31, glusterfs before 1.26).
+pub fn unserved_in_tree(provisioner: &str, version: crate::options::KubeVersion) -> Option<String> {
+    Some(match provisioner {
+        "kubernetes.io/host-path" => "Failed to create provisioner: provisioning in volume plugin \"kubernetes.io/host-path\" is disabled".to_string(),
+        "kubernetes.io/nfs" => "no provisionable volume plugin matched".to_string(),
+        "kubernetes.io/local-volume" | "kubernetes.io/csi" if !version.at_least(31) => {
+            "no provisionable volume plugin matched".to_string()
+        }
+        "kubernetes.io/rbd" if !version.at_least(31) => return None,
+        "kubernetes.io/glusterfs" if !version.at_least(26) => return None,
+        other => format!("no volume plugin matched name: {other}"),
+    })
+}
+
 impl World {
+    /// A StorageClass whose in-tree provisioner kube-controller-manager does not serve at this
+    /// version: the ProvisioningFailed message its claims get.
+    pub fn unserved_provisioner(&self, class: &Class) -> Option<String> {
+        let p = class.provisioner.as_deref()?;
+        if !p.starts_with("kubernetes.io/")
+            || migrated_driver(p, self.options.kube_version).is_some()
+        {
+            return None;
+        }
+        unserved_in_tree(p, self.options.kube_version)
+    }
+
     pub(crate) fn provision_claim(&mut self, id: ClaimId) -> bool {
         let class_name = self.claim(id).class_name().to_string();
         let Some(class) = self.class(&class_name).cloned() else {
@@ -35,17 +63,8 @@ impl World {
                         Some(events::external_provisioning(driver)),
                     )
                 } else {
-                    let error = match p {
-                        "kubernetes.io/host-path" => {
-                            "Failed to create provisioner: provisioning in volume plugin \"kubernetes.io/host-path\" is disabled".to_string()
-                        }
-                        "kubernetes.io/nfs" => "no provisionable volume plugin matched".to_string(),
-                        "kubernetes.io/local-volume" | "kubernetes.io/csi" if !version.at_least(31) => {
-                            "no provisionable volume plugin matched".to_string()
-                        }
-                        "kubernetes.io/rbd" if !version.at_least(31) => return self.provision(id, &class, p.to_string(), None),
-                        "kubernetes.io/glusterfs" if !version.at_least(26) => return self.provision(id, &class, p.to_string(), None),
-                        other => format!("no volume plugin matched name: {other}"),
+                    let Some(error) = unserved_in_tree(p, version) else {
+                        return self.provision(id, &class, p.to_string(), None);
                     };
                     return self.pend_claim(
                         id,

@@ -119,8 +119,12 @@ impl Assumption {
     pub fn describe(&self) -> String {
         match self {
             Assumption::DefaultClassExists => "the cluster has a default StorageClass (almost every cluster does); pvlint does not know its name or provisioner (--default-class NAME or --no-default-class say what the cluster has)".into(),
-            Assumption::ClassExists(c) => format!("StorageClass {c}, which the input does not define, exists in the cluster and provisions volumes (pass --cluster-state or --complete to check)"),
+            Assumption::ClassExists(c) => match crate::kube::well_known_class(c) {
+                Some((provisioner, whose)) => format!("StorageClass {c}, which the input does not define, exists in the cluster and is, by its name, {whose} (provisioner {provisioner}) (pass --cluster-state or --complete to check)"),
+                None => format!("StorageClass {c}, which the input does not define, exists in the cluster and provisions volumes (pass --cluster-state or --complete to check)"),
+            },
             Assumption::StaticClassOnly(c) => format!("no StorageClass {c} exists: the input uses \"{c}\" only as a label on its static volumes (pass --cluster-state or --complete to make this certain)"),
+            Assumption::NoOtherVolumes => "the cluster has no PersistentVolume that matches it besides those in the input (pass --cluster-state or --complete to check)".into(),
         }
     }
 }

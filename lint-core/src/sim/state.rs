@@ -161,8 +161,11 @@ pub enum Assumption {
     DefaultClassExists,
     /// A StorageClass the input names but does not define exists and provisions volumes.
     ClassExists(String),
-    /// A class name the input's static volumes use has no StorageClass object (a label only).
+    /// A class name the input's free static volumes (a pool) use has no StorageClass object:
+    /// it is a label only.
     StaticClassOnly(String),
+    /// No PersistentVolume of the cluster matches a claim, besides those in the input.
+    NoOtherVolumes,
 }
 
 /// How a StorageClass is known to pvlint.

@@ -1,0 +1,192 @@
+//! Files a Kustomization uses as something other than resources: patches (strategic-merge and
+//! JSON 6902), generator inputs (configMapGenerator / secretGenerator `files` and `envs`) and
+//! Helm values files. Such a file is never sent to the API server as written — a patch is
+//! partial by design and `kustomize build` merges it into the base — so pvlint must not check
+//! it as an object (a strategic-merge patch of a claim has no accessModes, and that is fine).
+//!
+//! Kustomize (sigs.k8s.io/kustomize/api/types/kustomization.go) resolves these paths relative to
+//! the kustomization file's folder; the file is named `kustomization.yaml`,
+//! `kustomization.yml` or `Kustomization` (konfig.RecognizedKustomizationFileNames).
+
+use std::collections::HashMap;
+
+use crate::node::Node;
+use crate::source::{Source, Span};
+use crate::yaml;
+
+/// A source that a kustomization in the input uses as a patch or generator input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsedBy {
+    /// The kustomization file's source id.
+    pub kustomization: usize,
+    /// Where the kustomization names this file.
+    pub at: Span,
+    /// The field that names it (`patches`, `patchesStrategicMerge`, ...).
+    pub field: &'static str,
+}
+
+const NAMES: &[&str] = &["kustomization.yaml", "kustomization.yml", "Kustomization"];
+
+/// The sources that a kustomization among `sources` names as patches or generator inputs.
+pub fn non_resources(sources: &[Source]) -> HashMap<usize, UsedBy> {
+    let mut out = HashMap::new();
+    let kustomizations: Vec<usize> = (0..sources.len())
+        .filter(|&i| NAMES.contains(&base_name(&sources[i].name)))
+        .collect();
+    if kustomizations.is_empty() {
+        return out;
+    }
+    let by_path: HashMap<String, usize> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (normalize(&s.name), i))
+        .collect();
+    for k in kustomizations {
+        let (docs, _) = yaml::parse_stream(&sources[k].text);
+        let Some(root) = docs.into_iter().find_map(|d| d.root) else {
+            continue;
+        };
+        let dir = parent(&normalize(&sources[k].name));
+        for (field, node) in named_files(&root) {
+            let Some(path) = node.as_str() else { continue };
+            let target = normalize(&join(&dir, path));
+            if let Some(&sid) = by_path.get(&target) {
+                if sid != k {
+                    out.entry(sid).or_insert(UsedBy {
+                        kustomization: k,
+                        at: node.span,
+                        field,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every node of a kustomization that names a file used as a patch or generator input.
+fn named_files(root: &Node) -> Vec<(&'static str, &Node)> {
+    let mut out = Vec::new();
+    let items = |key: &str| root.get(key).and_then(Node::as_seq).unwrap_or(&[]);
+    for p in items("patches") {
+        if let Some(path) = p.get("path") {
+            out.push(("patches", path));
+        }
+    }
+    for p in items("patchesStrategicMerge") {
+        // Each entry is a path or an inline patch; an inline patch names no file.
+        if p.as_str().is_some_and(|s| !s.contains('\n')) {
+            out.push(("patchesStrategicMerge", p));
+        }
+    }
+    for p in items("patchesJson6902") {
+        if let Some(path) = p.get("path") {
+            out.push(("patchesJson6902", path));
+        }
+    }
+    for key in ["configMapGenerator", "secretGenerator"] {
+        for g in items(key) {
+            for list in ["files", "envs"] {
+                for f in g.get(list).and_then(Node::as_seq).unwrap_or(&[]) {
+                    out.push((key, f));
+                }
+            }
+            if let Some(env) = g.get("env") {
+                out.push((key, env));
+            }
+        }
+    }
+    for h in items("helmCharts") {
+        if let Some(v) = h.get("valuesFile") {
+            out.push(("helmCharts", v));
+        }
+    }
+    out
+}
+
+fn base_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
+}
+
+fn parent(path: &str) -> String {
+    path.rsplit_once('/')
+        .map_or(String::new(), |(d, _)| d.to_string())
+}
+
+/// `dir` joined with a kustomization's file reference (`key=path` for generator files).
+fn join(dir: &str, reference: &str) -> String {
+    let path = reference
+        .split_once('=')
+        .map_or(reference, |(_, p)| p)
+        .trim();
+    if path.starts_with('/') || dir.is_empty() {
+        path.to_string()
+    } else {
+        format!("{dir}/{path}")
+    }
+}
+
+/// Forward slashes, no `.` segments, `..` folded where it can be.
+fn normalize(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            _ => parts.push(seg),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn src(name: &str, text: &str) -> Source {
+        Source::new(name, text)
+    }
+
+    #[test]
+    fn patches_and_generator_inputs_are_found_relative_to_the_kustomization() {
+        let sources = vec![
+            src(
+                "app/overlays/prod/kustomization.yaml",
+                "resources: [../../base]\npatches:\n- path: size.yaml\n- patch: |-\n    - op: add\npatchesStrategicMerge:\n- ./more.yaml\npatchesJson6902:\n- path: ../shared/json.yaml\nconfigMapGenerator:\n- name: c\n  files: [conf=settings.yaml]\n",
+            ),
+            src("app/overlays/prod/size.yaml", "kind: PersistentVolumeClaim\n"),
+            src("app/overlays/prod/more.yaml", "kind: PersistentVolumeClaim\n"),
+            src("app/overlays/shared/json.yaml", "- op: replace\n"),
+            src("app/overlays/prod/settings.yaml", "a: 1\n"),
+            src("app/base/claim.yaml", "kind: PersistentVolumeClaim\n"),
+        ];
+        let found = non_resources(&sources);
+        let mut ids: Vec<_> = found.keys().copied().collect();
+        ids.sort();
+        assert_eq!(ids, vec![1, 2, 3, 4], "the base's resource is not a patch");
+        assert_eq!(found[&1].field, "patches");
+        assert_eq!((found[&1].at.start.line, found[&1].at.start.column), (3, 9));
+        assert_eq!(found[&2].field, "patchesStrategicMerge");
+        assert_eq!(found[&3].field, "patchesJson6902");
+        assert_eq!(found[&4].field, "configMapGenerator");
+    }
+
+    #[test]
+    fn windows_names_and_no_kustomization() {
+        let sources = vec![
+            src("d\\Kustomization", "patches:\n- path: p.yaml\n"),
+            src("d\\p.yaml", "kind: X\n"),
+        ];
+        assert_eq!(non_resources(&sources).len(), 1);
+        assert!(non_resources(&sources[1..]).is_empty());
+    }
+}

@@ -1,0 +1,130 @@
+//! Unrendered templates: Helm / Go templates (`{{ .Values.x }}`), envsubst placeholders
+//! (`${VAR}`, `$VAR`) and `@VAR@` markers. Such a file is not what reaches the API server, so
+//! pvlint says once per file how to render it first instead of reporting the placeholders as
+//! invalid values or the template syntax as YAML errors.
+
+/// What kind of template a text is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Helm charts and other Go templates.
+    Go,
+    /// envsubst-style `${VAR}` / `$VAR`.
+    Env,
+    /// `@VAR@` markers replaced by sed in build scripts.
+    At,
+}
+
+impl Kind {
+    /// How to render it, for the finding's help.
+    pub fn how_to_render(self) -> &'static str {
+        match self {
+            Kind::Go => "render it first, e.g. `helm template RELEASE CHART | pvlint lint -`",
+            Kind::Env => "render it first, e.g. `envsubst < FILE | pvlint lint -`",
+            Kind::At => "render it first with the script that replaces the @VAR@ markers, then `pvlint lint -`",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Go => "Helm/Go template ({{ ... }})",
+            Kind::Env => "envsubst template (${VAR})",
+            Kind::At => "template with @VAR@ markers",
+        }
+    }
+}
+
+fn ident(s: &str) -> usize {
+    s.char_indices()
+        .take_while(|(i, c)| c.is_ascii_alphabetic() || *c == '_' || (*i > 0 && c.is_ascii_digit()))
+        .count()
+}
+
+/// The kind of placeholder in a scalar value, if any.
+pub fn in_value(text: &str) -> Option<Kind> {
+    if let Some(i) = text.find("{{") {
+        if text[i..].contains("}}") {
+            return Some(Kind::Go);
+        }
+    }
+    let mut rest = text;
+    while let Some(i) = rest.find("${") {
+        let after = &rest[i + 2..];
+        let n = ident(after);
+        if n > 0 && after[n..].starts_with(['}', ':', '-', '=', '?', '+']) && after.contains('}') {
+            return Some(Kind::Env);
+        }
+        rest = &rest[i + 2..];
+    }
+    if let Some(v) = text.strip_prefix('$') {
+        if !v.is_empty() && ident(v) == v.len() {
+            return Some(Kind::Env);
+        }
+    }
+    let mut rest = text;
+    while let Some(i) = rest.find('@') {
+        let after = &rest[i + 1..];
+        let n = ident(after);
+        if n > 0 && after[n..].starts_with('@') {
+            return Some(Kind::At);
+        }
+        rest = after;
+    }
+    None
+}
+
+/// The first marker of a template that breaks YAML (`{{ }}`, `@VAR@`; envsubst's `${VAR}`
+/// never does) in a source's text, outside `#` comment lines: its kind and 1-based line and
+/// column. Used when the text does not parse as YAML.
+pub fn in_text(text: &str) -> Option<(Kind, u32, u32)> {
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('#') {
+            continue;
+        }
+        if let Some(kind) = in_value(line).filter(|k| *k != Kind::Env) {
+            let col = match kind {
+                Kind::Go => line.find("{{"),
+                Kind::Env => line.find('$'),
+                Kind::At => line.find('@'),
+            }
+            .unwrap_or(0);
+            return Some((kind, n as u32 + 1, line[..col].chars().count() as u32 + 1));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders() {
+        assert_eq!(in_value("{{ .Values.size }}"), Some(Kind::Go));
+        assert_eq!(in_value("{{- include \"x\" . }}"), Some(Kind::Go));
+        assert_eq!(in_value("${PVC_SIZE}"), Some(Kind::Env));
+        assert_eq!(in_value("${SIZE:-10Gi}"), Some(Kind::Env));
+        assert_eq!(in_value("data-${APP}"), Some(Kind::Env));
+        assert_eq!(in_value("$STORAGE_CLASS"), Some(Kind::Env));
+        assert_eq!(in_value("@STS_NAME@"), Some(Kind::At));
+        for plain in [
+            "10Gi",
+            "gp3",
+            "user@example.com",
+            "$",
+            "a$b",
+            "{not a template}",
+            "${",
+            "price: $5",
+        ] {
+            assert_eq!(in_value(plain), None, "{plain}");
+        }
+        assert_eq!(
+            in_text("# {{ comment }}\nname: {{ .Release.Name }}\n"),
+            Some((Kind::Go, 2, 7))
+        );
+        assert_eq!(in_text("kind: Pod\n"), None);
+        // ${VAR} in a shell script never breaks YAML: not a reason to drop parse errors.
+        assert_eq!(in_text("data:\n  run.sh: mkdir ${dir}\n"), None);
+    }
+}

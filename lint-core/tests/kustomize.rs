@@ -1,0 +1,115 @@
+//! Files a kustomization in the input uses as patches (kustomize's strategic merge,
+//! sigs.k8s.io/kustomize/api/types Kustomization.Patches / PatchesStrategicMerge): never
+//! applied as written, so never checked as objects of their own — except a complete patch of a
+//! base pvlint cannot see, which is the best picture of that object there is.
+
+use pvlint_core::{api, Report, Request, Severity, Source};
+
+fn lint(files: &[(&str, &str)], each_file: bool) -> Report {
+    api::lint(&Request {
+        sources: files.iter().map(|(n, t)| Source::new(*n, *t)).collect(),
+        each_file,
+        ..Request::default()
+    })
+}
+
+fn rules_at<'a>(r: &'a Report, file: &str) -> Vec<(&'a str, Severity)> {
+    r.findings
+        .iter()
+        .filter(|f| f.location.file == file)
+        .map(|f| (f.rule.as_str(), f.severity))
+        .collect()
+}
+
+const OVERLAY: &str = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- ../../base\npatches:\n- path: size.yaml\n";
+const BASE_CLAIM: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: uploads\nspec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\n";
+const PARTIAL_PATCH: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: uploads\nspec:\n  resources:\n    requests:\n      storage: 50Gi\n";
+
+#[test]
+fn a_partial_patch_is_not_an_invalid_object() {
+    for each_file in [false, true] {
+        let r = lint(
+            &[
+                ("app/overlays/prod/kustomization.yaml", OVERLAY),
+                ("app/overlays/prod/size.yaml", PARTIAL_PATCH),
+                ("app/base/claim.yaml", BASE_CLAIM),
+            ],
+            each_file,
+        );
+        assert_eq!(
+            rules_at(&r, "app/overlays/prod/size.yaml"),
+            vec![("unrendered-template", Severity::Info)],
+            "each_file={each_file}: {:#?}",
+            r.findings
+        );
+        assert_eq!(
+            r.summary.errors + r.summary.warnings,
+            0,
+            "{:#?}",
+            r.findings
+        );
+    }
+}
+
+#[test]
+fn without_its_kustomization_a_patch_is_read_as_an_object() {
+    // Documented known problem: lint the folder, not the patch alone.
+    let r = lint(&[("size.yaml", PARTIAL_PATCH)], true);
+    assert!(r
+        .findings
+        .iter()
+        .any(|f| f.rule == "invalid-field-value" && f.severity == Severity::Error));
+}
+
+#[test]
+fn a_complete_patch_of_a_remote_base_is_read_as_the_object() {
+    // Shaped like a real repository: the base is a URL, the patch makes local-path the default.
+    let kustomization = "resources:\n- https://raw.githubusercontent.com/rancher/local-path-provisioner/v0.0.26/deploy/local-path-storage.yaml\npatches:\n- path: storage.yaml\n";
+    let class = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: local-path\n  annotations:\n    storageclass.kubernetes.io/is-default-class: \"true\"\nprovisioner: rancher.io/local-path\nvolumeBindingMode: WaitForFirstConsumer\nreclaimPolicy: Delete\n";
+    let app = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n  selector:\n    matchLabels: {app: a}\n  template:\n    metadata:\n      labels: {app: a}\n    spec:\n      containers:\n      - name: a\n        image: a\n      volumes:\n      - name: d\n        persistentVolumeClaim:\n          claimName: data\n";
+    let files = [
+        ("infra/local-path/kustomization.yaml", kustomization),
+        ("infra/local-path/storage.yaml", class),
+        ("apps/app.yaml", app),
+    ];
+    let r = lint(&files, false);
+    // The default class is local-path (node-local, nothing attaches): the surge is harmless.
+    assert!(
+        !r.findings.iter().any(|f| f.rule == "rwo-rolling-surge"),
+        "{:#?}",
+        r.findings
+    );
+    // Without the patch the default class is unknown and the surge warning rests on that.
+    let r = lint(&[files[2]], false);
+    assert!(r
+        .findings
+        .iter()
+        .any(|f| f.rule == "rwo-rolling-surge" && f.severity == Severity::Warning));
+}
+
+#[test]
+fn a_patch_whose_target_is_in_the_input_leaves_the_target_as_written() {
+    let r = lint(
+        &[
+            (
+                "o/kustomization.yaml",
+                "resources: [../b]\npatchesStrategicMerge:\n- claim-patch.yaml\n",
+            ),
+            ("o/claim-patch.yaml", BASE_CLAIM),
+            ("b/claim.yaml", BASE_CLAIM),
+        ],
+        false,
+    );
+    // Not two definitions of one claim.
+    assert!(
+        !r.findings.iter().any(|f| f.rule == "duplicate-object"),
+        "{:#?}",
+        r.findings
+    );
+    assert_eq!(
+        r.summary.errors + r.summary.warnings,
+        0,
+        "{:#?}",
+        r.findings
+    );
+}
