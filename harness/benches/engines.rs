@@ -1,5 +1,10 @@
-//! The same corpus through the native core and through the WASI module under wasmtime.
-//! Target (issue 4): wasm end to end within 1.5× native; module compile time reported apart.
+//! The same corpus through the native core and through the WASI module under wasmtime, and
+//! the two ways the module is loaded: compiled (a cache miss) and mapped from the cache.
+//! Targets (issue 7): wasm end to end within 1.3× native on the 20,000 objects; see
+//! harness/benches/end-to-end.sh for whole-process timings.
+//!
+//! Needs the WASI module (found as `pvlint --engine wasm` finds it; build it with
+//! `cargo build -p pvlint-wasm --target wasm32-wasip1 --profile wasi-release`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use pvlint_core::Options;
@@ -7,7 +12,7 @@ use pvlint_core::Options;
 #[path = "../../lint-core/benches/corpus.rs"]
 mod corpus;
 
-use pvlint::engine;
+use pvlint::engine::{self, Loaded, WasmCore};
 
 fn request(sources: &[pvlint_core::Source]) -> String {
     let named: Vec<serde_json::Value> = sources
@@ -18,14 +23,26 @@ fn request(sources: &[pvlint_core::Source]) -> String {
 }
 
 fn bench(c: &mut Criterion) {
+    let path = engine::locate(None).unwrap_or_else(|e| panic!("{e}"));
+    let bytes = std::fs::read(&path).unwrap();
     let sources = corpus::corpus(5_000, 50);
     let req = request(&sources);
     let mut g = c.benchmark_group("engines");
     g.sample_size(10);
     g.bench_function("compile-module", |b| {
-        b.iter(|| engine::WasmCore::compile(engine::MODULE_BYTES).unwrap())
+        b.iter(|| WasmCore::compile(&bytes).unwrap())
     });
-    let core = engine::WasmCore::compile(engine::MODULE_BYTES).unwrap();
+    let cache = std::env::temp_dir().join(format!("pvlint-bench-cache-{}", std::process::id()));
+    let (_, first) = WasmCore::load(&bytes, Some(&cache)).unwrap();
+    assert_eq!(first, Loaded::Stored);
+    g.bench_function("load-cached-module", |b| {
+        b.iter(|| {
+            let (core, how) = WasmCore::load(&bytes, Some(&cache)).unwrap();
+            assert_eq!(how, Loaded::Cached);
+            core
+        })
+    });
+    let core = WasmCore::load(&bytes, Some(&cache)).unwrap().0;
     // Same bytes out of both engines.
     let native = pvlint_core::render::json(&pvlint_core::lint(&sources, &Options::default()));
     assert_eq!(core.call("pvlint_lint", &req).unwrap(), native);
@@ -36,6 +53,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| core.call("pvlint_lint", &req).unwrap())
     });
     g.finish();
+    let _ = std::fs::remove_dir_all(&cache);
 }
 
 criterion_group!(benches, bench);

@@ -1,7 +1,8 @@
-//! The `pvlint` command's adapters, usable from tests and benchmarks: reading inputs, the
-//! WASI engine that runs the lint core as WebAssembly under wasmtime, and reading live
+//! The `pvlint` command's adapters, usable from tests and benchmarks: reading inputs, exit statuses,
+//! the WASI engine that runs the lint core as WebAssembly under wasmtime, and reading live
 //! clusters (`pvlint cluster`).
 
 pub mod cluster;
 pub mod engine;
+pub mod exit;
 pub mod inputs;

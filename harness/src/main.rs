@@ -1,9 +1,10 @@
 //! `pvlint`: the command-line adapter around pvlint-core. All I/O lives here.
 
+use pvlint::exit::Exit;
 use pvlint::{engine, inputs};
 
 use std::io::{IsTerminal, Write};
-use std::process::ExitCode;
+use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use pvlint_core::{render, KubeVersion, Options, Severity};
@@ -73,9 +74,8 @@ struct SimulateArgs {
     format: Format,
     #[command(flatten)]
     cluster: ClusterArgs,
-    /// Run the lint core natively or as the WASI module under wasmtime.
-    #[arg(long, value_enum, default_value_t = EngineKind::Native)]
-    engine: EngineKind,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 #[derive(clap::Args)]
@@ -102,12 +102,49 @@ struct LintArgs {
     against_cluster: bool,
     #[command(flatten)]
     connect: pvlint::cluster::command::ConnectArgs,
-    /// Run the lint core natively or as the WASI module under wasmtime.
-    #[arg(long, value_enum, default_value_t = EngineKind::Native)]
-    engine: EngineKind,
+    #[command(flatten)]
+    engine: EngineArgs,
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+}
+
+/// Where the lint core runs.
+#[derive(clap::Args)]
+struct EngineArgs {
+    /// Run the lint core natively or as the WASI module under wasmtime (same output).
+    #[arg(long, value_enum, default_value_t = EngineKind::Native)]
+    engine: EngineKind,
+    /// The WASI module for --engine wasm (default: $PVLINT_WASM_MODULE, else found beside pvlint)
+    ///
+    /// Looked for in this order: this option; $PVLINT_WASM_MODULE (or the older
+    /// $PVLINT_WASI_MODULE); pvlint_wasm.wasm in the pvlint executable's directory;
+    /// target/wasm32-wasip1/wasi-release/pvlint_wasm.wasm in the source tree pvlint was built
+    /// from.
+    ///
+    /// Build it with `rustup target add wasm32-wasip1`, then
+    /// `cargo build -p pvlint-wasm --target wasm32-wasip1 --profile wasi-release`.
+    ///
+    /// It is compiled for this machine on first use (a few hundred milliseconds) and cached in
+    /// $PVLINT_CACHE_DIR, else $XDG_CACHE_HOME/pvlint, else ~/.cache/pvlint.
+    #[arg(long, value_name = "FILE")]
+    wasm_module: Option<PathBuf>,
+}
+
+impl EngineArgs {
+    /// Some(the WASI core) for --engine wasm, None for native; Err: the line to print.
+    fn wasm(&self) -> Result<Option<engine::WasmCore>, String> {
+        match self.engine {
+            EngineKind::Native if self.wasm_module.is_some() => {
+                Err("--wasm-module is for --engine wasm".into())
+            }
+            EngineKind::Native => Ok(None),
+            EngineKind::Wasm => {
+                let path = engine::locate(self.wasm_module.as_deref())?;
+                engine::WasmCore::open(&path).map(Some)
+            }
+        }
+    }
 }
 
 fn parse_version(s: &str) -> Result<KubeVersion, String> {
@@ -119,7 +156,8 @@ fn parse_version(s: &str) -> Result<KubeVersion, String> {
 enum EngineKind {
     /// Compiled into this binary.
     Native,
-    /// The WASI core module, under wasmtime (the same module browsers and other hosts run).
+    /// The WASI core module under wasmtime: the module browsers and other hosts run (see
+    /// --wasm-module).
     Wasm,
 }
 
@@ -151,8 +189,19 @@ enum Color {
     Never,
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
+fn main() -> Exit {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version print to stdout and succeed; usage errors exit 2.
+            let _ = e.print();
+            return if e.use_stderr() {
+                Exit::Error
+            } else {
+                Exit::Clean
+            };
+        }
+    };
     match cli.command {
         Command::Lint(args) => lint(args),
         Command::Simulate(args) => simulate(args),
@@ -179,21 +228,21 @@ fn main() -> ExitCode {
                     .map(|s| format!(" (did you mean {s}?)"))
                     .unwrap_or_default();
                 eprintln!("pvlint: unknown rule \"{rule}\"{hint}; `pvlint rules` lists them all");
-                ExitCode::from(2)
+                Exit::Error
             }
         },
     }
 }
 
 /// Writes to stdout; a closed pipe (`pvlint ... | head`) is not an error.
-fn print(s: &str) -> ExitCode {
+fn print(s: &str) -> Exit {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Ok(()) => Exit::Clean,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Exit::Clean,
         Err(e) => {
             eprintln!("pvlint: cannot write output: {e}");
-            ExitCode::from(2)
+            Exit::Error
         }
     }
 }
@@ -249,42 +298,98 @@ fn load_inputs(
     Some((loaded, state))
 }
 
-/// Runs a request through the WASI module; returns the parsed answer and its exact JSON text.
-fn in_wasm<T: serde::de::DeserializeOwned>(
+/// A request to the WASI module (wasm/src/lib.rs `Request`), serialised without copying the
+/// texts into a JSON tree first.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Request<'a> {
+    sources: Vec<Named<'a>>,
+    cluster: Vec<Named<'a>>,
+    options: &'a Options,
+    each_file: bool,
+    operations: &'a [pvlint_core::Operation],
+}
+
+#[derive(serde::Serialize)]
+struct Named<'a> {
+    name: &'a str,
+    text: &'a str,
+}
+
+fn named(list: &[pvlint_core::Source]) -> Vec<Named<'_>> {
+    list.iter()
+        .map(|s| Named {
+            name: &s.name,
+            text: &s.text,
+        })
+        .collect()
+}
+
+/// Runs a request through the WASI module; returns its JSON answer, exactly as it is.
+fn in_wasm(
+    core: &engine::WasmCore,
     export: &str,
     sources: &[pvlint_core::Source],
     cluster: &[pvlint_core::Source],
     options: &Options,
     each_file: bool,
     operations: &[pvlint_core::Operation],
-) -> Result<(T, String), String> {
-    let named = |list: &[pvlint_core::Source]| -> Vec<serde_json::Value> {
-        list.iter()
-            .map(|s| serde_json::json!({"name": s.name, "text": s.text}))
-            .collect()
-    };
-    let request = serde_json::json!({
-        "sources": named(sources),
-        "cluster": named(cluster),
-        "options": options,
-        "eachFile": each_file,
-        "operations": operations,
+) -> Result<String, String> {
+    let request = serde_json::to_string(&Request {
+        sources: named(sources),
+        cluster: named(cluster),
+        options,
+        each_file,
+        operations,
     })
-    .to_string();
-    let answer = engine::WasmCore::get()?.call(export, &request)?;
-    if let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(&answer) {
-        if let Some(e) = m.get("error").and_then(|e| e.as_str()) {
-            return Err(format!("the WASI module refused the request: {e}"));
-        }
-    }
-    let parsed = serde_json::from_str(&answer)
-        .map_err(|e| format!("unexpected answer from the WASI module: {e}"))?;
-    Ok((parsed, answer))
+    .map_err(|e| format!("cannot encode the request: {e}"))?;
+    core.call(export, &request)
 }
 
-fn simulate(args: SimulateArgs) -> ExitCode {
+/// Reads the module's answer as `T`, or says why it is not one (`{"error": ...}`).
+fn parse_answer<T: serde::de::DeserializeOwned>(answer: &str) -> Result<T, String> {
+    serde_json::from_str(answer).map_err(|e| {
+        #[derive(serde::Deserialize)]
+        struct Refusal {
+            error: String,
+        }
+        match serde_json::from_str::<Refusal>(answer) {
+            Ok(r) => format!("the WASI module refused the request: {}", r.error),
+            Err(_) => format!("unexpected answer from the WASI module: {e}"),
+        }
+    })
+}
+
+/// The worst severity in a JSON report, from its summary (the findings are not decoded).
+fn worst_in_json(answer: &str) -> Result<Option<Severity>, String> {
+    #[derive(serde::Deserialize)]
+    struct Counts {
+        summary: pvlint_core::Summary,
+    }
+    let s = parse_answer::<Counts>(answer)?.summary;
+    Ok([
+        (s.errors, Severity::Error),
+        (s.warnings, Severity::Warning),
+        (s.infos, Severity::Info),
+    ]
+    .into_iter()
+    .find(|(n, _)| *n > 0)
+    .map(|(_, sev)| sev))
+}
+
+/// Prints an error line; the run ends with exit status 2.
+fn fail(e: &str) -> Exit {
+    eprintln!("pvlint: error: {e}");
+    Exit::Error
+}
+
+fn simulate(args: SimulateArgs) -> Exit {
+    let wasm = match args.engine.wasm() {
+        Ok(w) => w,
+        Err(e) => return fail(&e),
+    };
     let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster) else {
-        return ExitCode::from(2);
+        return Exit::Error;
     };
     let options = args.cluster.options(false);
     let mut operations = Vec::new();
@@ -293,78 +398,82 @@ fn simulate(args: SimulateArgs) -> ExitCode {
             Ok(pvlint_core::Operation::Apply { sources }) => {
                 let files = inputs::load(&[sources[0].name.clone()]);
                 if let Some(e) = files.errors.first() {
-                    eprintln!("pvlint: error: --then '{t}': {e}");
-                    return ExitCode::from(2);
+                    return fail(&format!("--then '{t}': {e}"));
                 }
                 operations.push(pvlint_core::Operation::Apply {
                     sources: files.sources,
                 });
             }
             Ok(op) => operations.push(op),
-            Err(e) => {
-                eprintln!("pvlint: error: --then: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return fail(&format!("--then: {e}")),
         }
     }
-    let (report, json) = if args.engine == EngineKind::Wasm {
-        match in_wasm(
-            "pvlint_simulate",
-            &loaded.sources,
-            &state,
-            &options,
-            false,
-            &operations,
-        ) {
-            Ok(x) => x,
-            Err(e) => {
-                eprintln!("pvlint: error: {e}");
-                return ExitCode::from(2);
+    let out = match &wasm {
+        Some(core) => {
+            let answer = in_wasm(
+                core,
+                "pvlint_simulate",
+                &loaded.sources,
+                &state,
+                &options,
+                false,
+                &operations,
+            );
+            let out = answer.and_then(|answer| match args.format {
+                Format::Json => {
+                    parse_answer::<serde::de::IgnoredAny>(&answer)?;
+                    Ok(answer)
+                }
+                Format::Human => Ok(render::simulation_table(&parse_answer(&answer)?)),
+            });
+            match out {
+                Ok(out) => out,
+                Err(e) => return fail(&e),
             }
         }
-    } else {
-        let request = pvlint_core::Request {
-            sources: loaded.sources.clone(),
-            cluster: state,
-            options,
-            each_file: false,
-            operations,
-            audit: false,
-        };
-        match pvlint_core::api::simulate(&request) {
-            Ok(r) => {
-                let j = render::simulation_json(&r);
-                (r, j)
-            }
-            Err(e) => {
-                eprintln!("pvlint: error: {e}");
-                return ExitCode::from(2);
+        None => {
+            let request = pvlint_core::Request {
+                sources: loaded.sources.clone(),
+                cluster: state,
+                options,
+                each_file: false,
+                operations,
+                audit: false,
+            };
+            match pvlint_core::api::simulate(&request) {
+                Ok(r) => match args.format {
+                    Format::Json => render::simulation_json(&r),
+                    Format::Human => render::simulation_table(&r),
+                },
+                Err(e) => return fail(&e.to_string()),
             }
         }
     };
-    let out = match args.format {
-        Format::Json => json,
-        Format::Human => render::simulation_table(&report),
-    };
-    let written = print(&out);
-    if written != ExitCode::SUCCESS || !loaded.errors.is_empty() {
-        return ExitCode::from(2);
-    }
-    ExitCode::SUCCESS
+    print(&out).and(unread(&loaded))
 }
 
-fn lint(args: LintArgs) -> ExitCode {
+/// Error when some path could not be read (the others were still worked on).
+fn unread(loaded: &inputs::Loaded) -> Exit {
+    if loaded.errors.is_empty() {
+        Exit::Clean
+    } else {
+        Exit::Error
+    }
+}
+
+fn lint(args: LintArgs) -> Exit {
+    let wasm = match args.engine.wasm() {
+        Ok(w) => w,
+        Err(e) => return fail(&e),
+    };
     let Some((loaded, mut state)) = load_inputs(&args.paths, &args.cluster) else {
-        return ExitCode::from(2);
+        return Exit::Error;
     };
     let mut options = args.cluster.options(args.complete);
     if args.against_cluster {
         let scan = match pvlint::cluster::command::read_live(&args.connect, None) {
             Ok(s) => s,
-            Err(e) => {
-                eprintln!("pvlint: error: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return fail(&e),
         };
         for w in &scan.warnings {
             eprintln!("pvlint: warning: {w}");
@@ -377,61 +486,66 @@ fn lint(args: LintArgs) -> ExitCode {
             pvlint::cluster::render_state(&scan),
         )];
     } else if args.connect.kubeconfig.is_some() || args.connect.context.is_some() {
-        eprintln!("pvlint: error: --kubeconfig and --context need --against-cluster");
-        return ExitCode::from(2);
+        return fail("--kubeconfig and --context need --against-cluster");
     }
-    let (report, json) = if args.engine == EngineKind::Wasm {
-        match in_wasm(
-            "pvlint_lint",
-            &loaded.sources,
-            &state,
-            &options,
-            args.each_file,
-            &[],
-        ) {
-            Ok(x) => x,
-            Err(e) => {
-                eprintln!("pvlint: error: {e}");
-                return ExitCode::from(2);
+    let human = |report: &pvlint_core::Report| {
+        let color = match args.color {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => {
+                std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+            }
+        };
+        render::human(report, &loaded.sources, render::HumanOptions { color })
+    };
+    // The output, and the worst severity found.
+    let (out, worst) = match &wasm {
+        Some(core) => {
+            let answer = in_wasm(
+                core,
+                "pvlint_lint",
+                &loaded.sources,
+                &state,
+                &options,
+                args.each_file,
+                &[],
+            );
+            let done = answer.and_then(|answer| match args.format {
+                // The module's JSON is the output: only its summary is read.
+                Format::Json => Ok((worst_in_json(&answer)?, answer)),
+                Format::Human => {
+                    let report: pvlint_core::Report = parse_answer(&answer)?;
+                    Ok((report.max_severity(), human(&report)))
+                }
+            });
+            match done {
+                Ok((worst, out)) => (out, worst),
+                Err(e) => return fail(&e),
             }
         }
-    } else {
-        let r = pvlint_core::api::lint(&pvlint_core::Request {
-            sources: loaded.sources.clone(),
-            cluster: state,
-            options,
-            each_file: args.each_file,
-            operations: Vec::new(),
-            audit: false,
-        });
-        let j = render::json(&r);
-        (r, j)
-    };
-    let out = match args.format {
-        Format::Json => json,
-        Format::Human => {
-            let color = match args.color {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => {
-                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-                }
+        None => {
+            let report = pvlint_core::api::lint(&pvlint_core::Request {
+                sources: loaded.sources.clone(),
+                cluster: state,
+                options,
+                each_file: args.each_file,
+                operations: Vec::new(),
+                audit: false,
+            });
+            let out = match args.format {
+                Format::Json => render::json(&report),
+                Format::Human => human(&report),
             };
-            render::human(&report, &loaded.sources, render::HumanOptions { color })
+            (out, report.max_severity())
         }
     };
-    let written = print(&out);
-    if written != ExitCode::SUCCESS || !loaded.errors.is_empty() {
-        return ExitCode::from(2);
-    }
     let threshold = match args.fail_on {
         FailOn::Error => Some(Severity::Error),
         FailOn::Warning => Some(Severity::Warning),
         FailOn::Info => Some(Severity::Info),
         FailOn::Never => None,
     };
-    match (threshold, report.max_severity()) {
-        (Some(t), Some(m)) if m >= t => ExitCode::from(1),
-        _ => ExitCode::SUCCESS,
-    }
+    print(&out)
+        .and(unread(&loaded))
+        .and(Exit::for_findings(worst, threshold))
 }

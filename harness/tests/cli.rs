@@ -227,6 +227,20 @@ fn directories_are_walked_recursively_and_sorted() {
 #[test]
 fn empty_or_unknown_usage_exits_2() {
     assert_eq!(run(&["lint"]).status.code(), Some(2));
+    assert_eq!(run(&[]).status.code(), Some(2), "no subcommand");
+    let o = run(&["lint", "--no-such-flag", GOOD]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unexpected argument '--no-such-flag'"));
+    assert_eq!(
+        run(&["lint", "--format", "yaml", GOOD]).status.code(),
+        Some(2)
+    );
+    // Help and version are not errors.
+    for args in [&["--help"][..], &["lint", "--help"], &["--version"]] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(!stdout(&o).is_empty() && stderr(&o).is_empty(), "{args:?}");
+    }
     assert_eq!(
         run(&["lint", "--kube-version", "latest", GOOD])
             .status

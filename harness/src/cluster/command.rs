@@ -3,7 +3,6 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +11,7 @@ use clap::ValueEnum;
 use pvlint_core::{render, KubeVersion, Options, Request, Severity, Source};
 
 use super::{render_state, scan, Progress, Scan, Target, KINDS};
+use crate::exit::Exit;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -89,9 +89,9 @@ fn parse_version(s: &str) -> Result<KubeVersion, String> {
     s.parse()
 }
 
-fn error(msg: impl std::fmt::Display) -> ExitCode {
+fn error(msg: impl std::fmt::Display) -> Exit {
     eprintln!("pvlint: error: {msg}");
-    ExitCode::from(2)
+    Exit::Error
 }
 
 /// Reads a live cluster, with a progress line on stderr when it is a terminal.
@@ -134,7 +134,7 @@ pub fn read_live(connect: &ConnectArgs, namespace: Option<String>) -> Result<Sca
     })
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args) -> Exit {
     let (source, options, what) = match &args.cluster_state {
         Some(path) => {
             let text = match std::fs::read_to_string(path) {
@@ -219,10 +219,7 @@ pub fn run(args: Args) -> ExitCode {
         FailOn::Info => Some(Severity::Info),
         FailOn::Never => None,
     };
-    match (threshold, report.max_severity()) {
-        (Some(t), Some(m)) if m >= t => ExitCode::from(1),
-        _ => ExitCode::SUCCESS,
-    }
+    Exit::for_findings(report.max_severity(), threshold)
 }
 
 /// A live cluster's options: its version decides; the cluster's own classes say which default

@@ -1,6 +1,6 @@
 """The Python embedding gives exactly what the native CLI gives.
 
-    PVLINT_WASI_MODULE=target/wasm32-wasip1/wasi-release/pvlint_wasm.wasm \
+    PVLINT_WASM_MODULE=target/wasm32-wasip1/wasi-release/pvlint_wasm.wasm \
     PVLINT_BIN=target/debug/pvlint python3 -m unittest discover -s wasm/examples/python -v
 """
 import os
@@ -13,7 +13,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pvlint_wasi import Pvlint, main  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
-MODULE = os.environ.get("PVLINT_WASI_MODULE", str(REPO / "target/wasm32-wasip1/wasi-release/pvlint_wasm.wasm"))
+MODULE = (
+    os.environ.get("PVLINT_WASM_MODULE")
+    or os.environ.get("PVLINT_WASI_MODULE")
+    or str(REPO / "target/wasm32-wasip1/wasi-release/pvlint_wasm.wasm")
+)
 PVLINT = os.environ.get("PVLINT_BIN", str(REPO / "target/debug/pvlint"))
 
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { WASI } from "node:wasi";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const modulePath = process.env.PVLINT_WASI_MODULE || join(repo, "target/wasm32-wasip1/wasi-release/pvlint_wasm.wasm");
+const modulePath = process.env.PVLINT_WASM_MODULE || process.env.PVLINT_WASI_MODULE || join(repo, "target/wasm32-wasip1/wasi-release/pvlint_wasm.wasm");
 const pvlint = process.env.PVLINT_BIN || join(repo, "target/debug/pvlint");
 
 async function load() {
