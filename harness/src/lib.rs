@@ -1,7 +1,9 @@
 //! The `pvlint` command's adapters, usable from tests and benchmarks: reading inputs, exit statuses,
-//! and the WASI engine that runs the lint core as WebAssembly under wasmtime.
+//! the WASI engine that runs the lint core as WebAssembly under wasmtime, and reading live
+//! clusters (`pvlint cluster`).
 
 pub mod admission;
+pub mod cluster;
 pub mod config;
 pub mod engine;
 pub mod exit;

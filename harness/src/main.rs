@@ -38,6 +38,9 @@ enum Command {
     /// identity, keeps each volume pre-bound to its claim by name, sets Retain. Writes one
     /// document per object (stdout or --out DIR) and says what it changed on stderr.
     Migrate(MigrateArgs),
+    /// Audit a live cluster (or a state saved with --save): what is Lost, Pending, Released,
+    /// Failed or stuck attached now, and the same hazards `lint` finds, on the cluster's objects.
+    Cluster(pvlint::cluster::command::Args),
     /// Show a rule's documentation.
     Explain {
         /// Rule id, e.g. stale-claim-ref-uid.
@@ -176,6 +179,12 @@ struct LintArgs {
     /// Lint every file on its own: objects in one file do not see objects in another.
     #[arg(long)]
     each_file: bool,
+    /// Read the cluster's current state live (kubeconfig, --context) and predict what applying
+    /// the manifests to it does; its server version decides unless --kube-version is given.
+    #[arg(long, conflicts_with_all = ["cluster_state", "each_file"])]
+    against_cluster: bool,
+    #[command(flatten)]
+    connect: pvlint::cluster::command::ConnectArgs,
     #[command(flatten)]
     engine: EngineArgs,
     /// Colour in human output.
@@ -296,6 +305,7 @@ fn main() -> Exit {
             map_class: a.map_class,
             map_namespace: a.map_namespace,
         }),
+        Command::Cluster(args) => pvlint::cluster::command::run(args),
         Command::Rules { format } => {
             let out = match format {
                 RulesFormat::Table => render::rules_table(),
@@ -594,6 +604,7 @@ fn simulate(args: SimulateArgs) -> Exit {
                 options,
                 each_file: false,
                 operations,
+                audit: false,
             };
             match pvlint_core::api::simulate(&request) {
                 Ok(r) => match args.format {
@@ -624,10 +635,28 @@ fn lint(args: LintArgs) -> Exit {
     let Some(cfg) = settings(&args.cluster) else {
         return Exit::Error;
     };
-    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
+    let Some((loaded, mut state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
         return Exit::Error;
     };
-    let options = args.cluster.options(args.complete, &cfg);
+    let mut options = args.cluster.options(args.complete, &cfg);
+    if args.against_cluster {
+        let scan = match pvlint::cluster::command::read_live(&args.connect, None) {
+            Ok(s) => s,
+            Err(e) => return fail(&e),
+        };
+        for w in &scan.warnings {
+            eprintln!("pvlint: warning: {w}");
+        }
+        if args.cluster.kube_version.is_none() {
+            options.kube_version = scan.version;
+        }
+        state = vec![pvlint_core::Source::new(
+            format!("<cluster {}>", scan.context),
+            pvlint::cluster::render_state(&scan),
+        )];
+    } else if args.connect.kubeconfig.is_some() || args.connect.context.is_some() {
+        return fail("--kubeconfig and --context need --against-cluster");
+    }
     let human = |report: &pvlint_core::Report| {
         let color = match args.color {
             Color::Always => true,
@@ -670,6 +699,7 @@ fn lint(args: LintArgs) -> Exit {
                 options,
                 each_file: args.each_file,
                 operations: Vec::new(),
+                audit: false,
             });
             let out = render_lint(args.format, &report, &human);
             (out, report.max_severity())

@@ -28,6 +28,11 @@ pub struct Request {
     pub options: Options,
     /// Lint each source on its own (`pvlint lint --each-file`).
     pub each_file: bool,
+    /// Also judge the cluster state's own objects, as a live cluster (`pvlint cluster`): the
+    /// cluster-only rules (claim-lost, claim-pending, volume-released, volume-failed,
+    /// stale-volume-attachment) and the `lint` rules that apply to existing objects, with
+    /// findings that point at the cluster's objects. `eachFile` is ignored.
+    pub audit: bool,
     /// What-if operations for `simulate`, in order.
     pub operations: Vec<Operation>,
 }

@@ -371,12 +371,15 @@ impl IntOrPercent {
         match *self {
             IntOrPercent::Int(v) => v,
             IntOrPercent::Percent(p) => {
-                let prod = p * total;
-                if round_up {
+                // Upstream computes in float64 and converts back to int; wide integers give
+                // the same result for every realistic value and cannot overflow on absurd ones.
+                let prod = i128::from(p) * i128::from(total);
+                let v = if round_up {
                     (prod + 99).div_euclid(100)
                 } else {
                     prod.div_euclid(100)
-                }
+                };
+                i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX })
             }
         }
     }
@@ -485,6 +488,12 @@ mod tests {
         assert_eq!(resolve_fenceposts(&Percent(10), &Percent(10), 1), (1, 0));
         assert_eq!(resolve_fenceposts(&Int(0), &Percent(10), 5), (0, 1));
         assert_eq!(resolve_fenceposts(&Percent(100), &Int(0), 3), (3, 0));
+        // Absurd values (a mutated admission request) saturate instead of overflowing.
+        assert_eq!(
+            resolve_fenceposts(&Percent(i64::MAX), &Int(0), i64::MAX),
+            (i64::MAX, 0)
+        );
+        assert_eq!(Percent(-300).scaled(i64::MAX, true), i64::MIN);
     }
 
     #[test]

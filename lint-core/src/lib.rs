@@ -13,6 +13,7 @@
 //! - no input makes the core panic; a broken document never hides the others.
 
 pub mod api;
+pub(crate) mod audit;
 pub(crate) mod binding;
 pub mod finding;
 pub(crate) mod index;
@@ -119,10 +120,12 @@ struct Run {
 }
 
 pub(crate) fn lint_request(req: &Request) -> Report {
-    let cluster = index::Index::build(&req.cluster);
+    let mut cluster = index::Index::build(&req.cluster);
     let cluster_given = !req.cluster.is_empty();
     let mut all = Run::default();
-    if req.each_file {
+    if req.audit {
+        all = audit::run(req, &mut cluster);
+    } else if req.each_file {
         for id in 0..req.sources.len() {
             let ix = index::Index::build_one(&req.sources, id);
             let run = run_rules(&req.sources, &ix, &cluster, cluster_given, &req.options);
@@ -171,12 +174,11 @@ fn run_rules(
         index: ix,
         options,
         sim: &world,
+        side: sim::Side::Manifest,
+        live: None,
     };
     let mut findings = Vec::new();
-    for rule in rules::ALL {
-        if options.rules.get(rule.id) == Some(&options::RuleLevel::Off) {
-            continue;
-        }
+    for rule in rules::ALL.iter().filter(|r| enabled(r, options)) {
         let mut sink = rules::Sink {
             rule,
             out: &mut findings,
@@ -184,8 +186,41 @@ fn run_rules(
         (rule.check)(&ctx, &mut sink);
     }
     sort(&mut findings);
-    // One finding per root cause: a predicted consequence gives way to the rule that reports
-    // the cause, and only the first consequence of a cause is kept.
+    one_per_cause(&mut findings);
+    let (findings, suppressed) = settle(sources, ix, options, findings);
+    Run {
+        findings,
+        suppressed,
+        documents: ix.documents,
+        objects: ix.objects.len(),
+    }
+}
+
+/// The rules' configured severities, the files rendered input came from, and suppressions
+/// (`pvlint.io/ignore`), applied to findings about the objects of `ix`: (kept, suppressed).
+fn settle(
+    sources: &[Source],
+    ix: &index::Index,
+    options: &Options,
+    mut findings: Vec<Finding>,
+) -> (Vec<Finding>, Vec<Finding>) {
+    for f in &mut findings {
+        if let Some(sev) = options.rules.get(&f.rule).and_then(|l| l.severity()) {
+            f.severity = sev;
+        }
+    }
+    origin::annotate(sources, ix, &mut findings);
+    suppress::split(ix, findings)
+}
+
+/// Whether a rule runs under these options (`off` in the config file: not at all).
+fn enabled(rule: &Rule, options: &Options) -> bool {
+    options.rules.get(rule.id) != Some(&options::RuleLevel::Off)
+}
+
+/// One finding per root cause: a predicted consequence gives way to the rule that reports
+/// the cause, and only the first consequence of a cause is kept.
+fn one_per_cause(findings: &mut Vec<Finding>) {
     let causes: HashSet<sim::CauseKey> = findings
         .iter()
         .filter_map(|f| f.cause.as_ref())
@@ -197,19 +232,6 @@ fn run_rules(
         Some((key, sim::Role::Consequence)) => !causes.contains(key) && seen.insert(key.clone()),
         _ => true,
     });
-    for f in &mut findings {
-        if let Some(sev) = options.rules.get(&f.rule).and_then(|l| l.severity()) {
-            f.severity = sev;
-        }
-    }
-    origin::annotate(sources, ix, &mut findings);
-    let (findings, suppressed) = suppress::split(ix, findings);
-    Run {
-        findings,
-        suppressed,
-        documents: ix.documents,
-        objects: ix.objects.len(),
-    }
 }
 
 /// File order, line, column, severity (highest first), rule, message.

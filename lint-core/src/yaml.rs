@@ -197,7 +197,10 @@ fn split_json_stream(text: &str) -> Option<Vec<Chunk<'_>>> {
                 if depth == 0 && i > lead {
                     // A new value: it must begin its own line, after only whitespace.
                     let line_start = bytes[..i].iter().rposition(|&c| c == b'\n')? + 1;
-                    if !bytes[line_start..i].iter().all(|c| *c == b' ' || *c == b'\t') {
+                    if !bytes[line_start..i]
+                        .iter()
+                        .all(|c| *c == b' ' || *c == b'\t')
+                    {
                         return None;
                     }
                     starts.push(line_start);
@@ -645,10 +648,17 @@ mod tests {
         assert_eq!(root(0).get("a").unwrap().as_scalar().unwrap().text, "}{\"");
         let c = root(1).entry("c").unwrap();
         assert_eq!(c.key_span.start, Pos { line: 6, column: 3 });
-        assert_eq!(root(2).entry("d").unwrap().key_span.start, Pos { line: 8, column: 4 });
+        assert_eq!(
+            root(2).entry("d").unwrap().key_span.start,
+            Pos { line: 8, column: 4 }
+        );
         // Objects sharing a line, or anything but objects at the top level: read as YAML,
         // so the error says where.
-        for text in ["{\"a\": 1}{\"b\": 2}\n", "{\"a\": 1}\n5\n", "{\"a\": 1\n{\"b\": 2}\n"] {
+        for text in [
+            "{\"a\": 1}{\"b\": 2}\n",
+            "{\"a\": 1}\n5\n",
+            "{\"a\": 1\n{\"b\": 2}\n",
+        ] {
             let (docs, issues) = parse_stream(text);
             assert_eq!((docs.len(), issues.len()), (1, 1), "{text}");
         }

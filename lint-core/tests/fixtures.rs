@@ -105,7 +105,14 @@ fn fixture_snapshots() {
             let c = case(&f);
             let mut report = api::lint(&c.request);
             report.findings.retain(|x| x.rule == rule.id);
-            let out = render::human(&report, &c.request.sources, render::HumanOptions::default());
+            let all: Vec<_> = c
+                .request
+                .sources
+                .iter()
+                .chain(&c.request.cluster)
+                .cloned()
+                .collect();
+            let out = render::human(&report, &all, render::HumanOptions::default());
             insta::assert_snapshot!(c.name.replace('/', "__"), out);
         }
     }

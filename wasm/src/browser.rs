@@ -30,8 +30,8 @@ export type Operation =
   | { op: "removeClaimRef"; name: string }
   | { op: "removeFinalizers"; name: string }
   | { op: "apply"; sources: Source[] };
-/** Everything `lint` and `simulate` take besides the manifests. */
-export interface LintInput { sources: Source[]; cluster?: Source[]; options?: Options; eachFile?: boolean; operations?: Operation[] }
+/** Everything `lint` and `simulate` take besides the manifests. `audit`: the cluster's own objects are judged too (`pvlint cluster`). */
+export interface LintInput { sources: Source[]; cluster?: Source[]; options?: Options; eachFile?: boolean; operations?: Operation[]; audit?: boolean }
 export type Severity = "error" | "warning" | "info";
 export type Family = "stale-identity" | "binding" | "rwo-surge" | "reclaim" | "validity";
 /** Lines and columns (Unicode characters) are 1-based; the end is exclusive. */

@@ -3,6 +3,7 @@
 //! Loading never fails: anything ill-typed becomes a [`Diag`] (reported by the
 //! `parse-error` and `invalid-field-value` rules) and the field is treated as absent.
 
+pub mod live;
 mod meta;
 mod storage;
 pub(crate) mod validation;

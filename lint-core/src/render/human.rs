@@ -94,7 +94,9 @@ fn snippet(
     );
 }
 
-fn finding(out: &mut String, p: &Paint, sources: &Sources<'_>, f: &Finding) {
+/// `objects`: point at the object (kind, namespace/name, field) instead of a file position
+/// and snippet: the findings of `pvlint cluster` are about live objects.
+fn finding(out: &mut String, p: &Paint, sources: &Sources<'_>, f: &Finding, objects: bool) {
     let gutter = std::iter::once(f.location.line)
         .chain(f.related.iter().map(|r| r.location.line))
         .max()
@@ -115,21 +117,35 @@ fn finding(out: &mut String, p: &Paint, sources: &Sources<'_>, f: &Finding) {
         p.bold(&f.message)
     );
     let l = &f.location;
-    let from = l
-        .origin
-        .as_ref()
-        .map(|o| format!(" (from {}, rendered by {})", o.file, o.tool))
-        .unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "{pad}{} {}:{}:{}{from}",
-        p.blue("-->"),
-        l.file,
-        l.line,
-        l.column
-    );
-    snippet(out, p, source_of(sources, l), l, gutter, caret);
-    if let Some(o) = &f.object {
+    let at = |f: &Finding| {
+        if f.path.is_empty() {
+            String::new()
+        } else {
+            format!(", field {}", f.path)
+        }
+    };
+    match (&f.object, objects) {
+        (Some(o), true) => {
+            let _ = writeln!(out, "{pad}{} {}{}", p.blue("-->"), o.display(), at(f));
+        }
+        _ => {
+            let from = l
+                .origin
+                .as_ref()
+                .map(|o| format!(" (from {}, rendered by {})", o.file, o.tool))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{pad}{} {}:{}:{}{from}",
+                p.blue("-->"),
+                l.file,
+                l.line,
+                l.column
+            );
+            snippet(out, p, source_of(sources, l), l, gutter, caret);
+        }
+    }
+    if let Some(o) = f.object.as_ref().filter(|_| !objects) {
         let at = if f.path.is_empty() {
             String::new()
         } else {
@@ -183,6 +199,16 @@ fn finding(out: &mut String, p: &Paint, sources: &Sources<'_>, f: &Finding) {
     }
     for r in &f.related {
         let rl = &r.location;
+        if objects {
+            let _ = writeln!(
+                out,
+                "{pad} {} {} {}",
+                p.blue("="),
+                p.bold("see:"),
+                r.message
+            );
+            continue;
+        }
         let _ = writeln!(
             out,
             "{pad} {} {} {}",
@@ -213,7 +239,7 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
     let mut out = String::new();
     let by_name: Sources<'_> = sources.iter().map(|s| (s.name.as_str(), s)).collect();
     for f in &report.findings {
-        finding(&mut out, &p, &by_name, f);
+        finding(&mut out, &p, &by_name, f, false);
     }
     let s = &report.summary;
     let mut counts = format!(
@@ -234,6 +260,32 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
         p.bold("pvlint"),
         plural(s.sources, "source", "sources"),
         plural(s.documents, "document", "documents"),
+        plural(s.objects, "object", "objects"),
+    );
+    out
+}
+
+/// The findings of `pvlint cluster`: each points at a live object (kind, namespace/name,
+/// field) rather than at a file, then a summary naming the cluster (`what`, e.g. "context
+/// kind-dev, Kubernetes 1.34").
+pub fn human_cluster(report: &Report, what: &str, opts: HumanOptions) -> String {
+    let p = Paint { on: opts.color };
+    let mut out = String::new();
+    let none = Sources::new();
+    for f in &report.findings {
+        finding(&mut out, &p, &none, f, true);
+    }
+    let s = &report.summary;
+    let counts = format!(
+        "{}, {}, {}",
+        plural(s.errors, "error", "errors"),
+        plural(s.warnings, "warning", "warnings"),
+        plural(s.infos, "info", "infos")
+    );
+    let _ = writeln!(
+        out,
+        "{}: {counts} in {} of {what}",
+        p.bold("pvlint"),
         plural(s.objects, "object", "objects"),
     );
     out

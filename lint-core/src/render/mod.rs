@@ -3,14 +3,18 @@
 mod docs;
 mod human;
 mod migrate;
+mod policyreport;
 mod sarif;
 mod sim;
+mod yaml;
 
 pub use docs::{explain, rules_markdown, rules_markdown_table, rules_table};
-pub use human::{human, HumanOptions};
+pub use human::{human, human_cluster, HumanOptions};
 pub use migrate::{migration_json, migration_summary};
+pub use policyreport::{policy_reports, POLICY_REPORT_API};
 pub use sarif::{github, sarif, RULES_DOC};
 pub use sim::{simulation_json, simulation_table};
+pub use yaml::yaml;
 
 use crate::{Report, Rule};
 

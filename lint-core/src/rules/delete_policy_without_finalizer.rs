@@ -22,7 +22,9 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/delete-policy-without-finalizer/good.yaml"),
         known_problems: "From Kubernetes 1.31 a CSI external-provisioner with HonorPVReclaimPolicy adds the finalizer itself \
                          once it manages a bound volume of its driver (library v9 and later); pvlint cannot see the \
-                         sidecar's version, so on 1.31+ the finding is informational.",
+                         sidecar's version, so on 1.31+ the finding is informational for manifests. On a live cluster \
+                         (`pvlint cluster`) the server's version decides, and a Bound CSI volume still without the \
+                         finalizer on 1.31+ is a warning: the provisioner did not add it.",
     },
     check,
 };
@@ -62,7 +64,13 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if first.storage != Storage::Leaked {
             continue;
         }
-        let sev = if !is_csi {
+        // On a live cluster of 1.31+ a Bound CSI volume the external-provisioner manages would
+        // carry the finalizer by now: its absence is observed, not a guess about the sidecar.
+        let observed = ctx.auditing()
+            && is_csi
+            && v.at_least(31)
+            && pv.meta.phase.as_ref().is_some_and(|p| p.value == "Bound");
+        let sev = if !is_csi || observed {
             Severity::Warning
         } else if v.at_least(31) {
             Severity::Info
@@ -73,7 +81,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             "if the PV object is deleted before its claim, {} leaks: the Delete policy is not honoured",
             pv.backing_storage()
         );
-        if is_csi && v.at_least(31) {
+        if observed {
+            summary.push_str(&format!(
+                "; the server runs {v}, where HonorPVReclaimPolicy is on, yet this Bound volume has no finalizer: its CSI external-provisioner does not add it (a release before the feature, the feature turned off, or a volume it does not manage)"
+            ));
+        } else if is_csi && v.at_least(31) {
             summary.push_str(&format!(
                 ", unless the CSI external-provisioner (HonorPVReclaimPolicy, on by default since 1.31; you target {v}) adds the finalizer once it manages this volume"
             ));

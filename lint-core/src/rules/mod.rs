@@ -23,6 +23,8 @@ use crate::sim::{self, CauseKey, ClaimId, ClaimState, Role, Side, Storage, Volum
 use crate::source::{Source, Span};
 
 mod bind_completed_without_volume;
+mod claim_lost;
+mod claim_pending;
 mod claim_ref_conflict;
 mod claim_will_be_lost;
 mod dangling_volume_name;
@@ -44,17 +46,22 @@ mod rwo_rolling_surge;
 mod rwo_shared_by_replicas;
 mod server_populated_fields;
 mod stale_claim_ref_uid;
+mod stale_volume_attachment;
 mod static_pool_shortfall;
 mod storage_class_mismatch;
 mod storage_class_not_found;
 mod unbindable_claim;
 mod unknown_field;
 mod unrendered_template;
+mod volume_failed;
+mod volume_released;
 mod volume_will_be_deleted;
 
 /// Every rule, by id.
 pub static ALL: &[&Rule] = &[
     &bind_completed_without_volume::RULE,
+    &claim_lost::RULE,
+    &claim_pending::RULE,
     &claim_ref_conflict::RULE,
     &claim_will_be_lost::RULE,
     &dangling_volume_name::RULE,
@@ -76,14 +83,66 @@ pub static ALL: &[&Rule] = &[
     &rwo_shared_by_replicas::RULE,
     &server_populated_fields::RULE,
     &stale_claim_ref_uid::RULE,
+    &stale_volume_attachment::RULE,
     &static_pool_shortfall::RULE,
     &storage_class_mismatch::RULE,
     &storage_class_not_found::RULE,
     &unbindable_claim::RULE,
     &unknown_field::RULE,
     &unrendered_template::RULE,
+    &volume_failed::RULE,
+    &volume_released::RULE,
     &volume_will_be_deleted::RULE,
 ];
+
+/// Rules that judge only a live cluster's own objects (`pvlint cluster`, an audit): they read
+/// what the cluster reports (phases, pods on nodes, VolumeAttachments) and the simulation of
+/// that state. Their fixtures are cluster states (header `# pvlint: cluster --cluster-state FILE`).
+pub static CLUSTER_ONLY: &[&str] = &[
+    "claim-lost",
+    "claim-pending",
+    "stale-volume-attachment",
+    "volume-failed",
+    "volume-released",
+];
+
+/// Rules of `lint` that also judge a live cluster's own objects in an audit. The others are
+/// about applying manifests (copied identity, server-populated fields, admission, fields the
+/// API server would reject), which objects that already exist have been through, or their
+/// live counterpart is a cluster-only rule (a Pending claim is `claim-pending`, a Lost one
+/// `claim-lost`, a Released volume `volume-released`).
+pub static ALSO_ON_CLUSTER: &[&str] = &[
+    "delete-policy-in-tree",
+    "delete-policy-without-finalizer",
+    "hostpath-persistent-volume",
+    "invalid-nfs-server",
+    "multiple-default-storage-classes",
+    "recycle-policy-deprecated",
+    "rwo-rolling-surge",
+    "rwo-shared-by-replicas",
+];
+
+/// Where a rule runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// `lint`: manifests (applied onto the cluster state when one is given).
+    Manifests,
+    /// An audit of a live cluster's objects only.
+    Cluster,
+    /// Both.
+    Both,
+}
+
+/// Where a rule runs.
+pub fn scope(id: &str) -> Scope {
+    if CLUSTER_ONLY.contains(&id) {
+        Scope::Cluster
+    } else if ALSO_ON_CLUSTER.contains(&id) {
+        Scope::Both
+    } else {
+        Scope::Manifests
+    }
+}
 
 /// The hazard family a rule belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -161,6 +220,12 @@ pub(crate) struct Context<'a> {
     pub options: &'a Options,
     /// The simulation of the manifests applied onto the cluster state: what happens.
     pub sim: &'a World,
+    /// Whose objects the rules judge: the manifests (`lint`), or the cluster state itself
+    /// (an audit: `pvlint cluster`, [`crate::Request::audit`]), in which case `sources` and
+    /// `index` are the cluster state's.
+    pub side: Side,
+    /// In an audit: what only a live cluster has (pods on nodes, VolumeAttachments, Nodes).
+    pub live: Option<&'a crate::model::live::Live>,
 }
 
 impl Context<'_> {
@@ -182,14 +247,19 @@ impl Context<'_> {
         )
     }
 
-    /// The claim a manifest object (a PVC) became in the simulation.
+    /// The claim a judged object (a PVC) became in the simulation.
     pub fn claim_of(&self, obj: ObjId) -> Option<ClaimId> {
-        self.sim.claim_of_object(Side::Manifest, obj)
+        self.sim.claim_of_object(self.side, obj)
     }
 
-    /// The volume a manifest object (a PV) became in the simulation.
+    /// The volume a judged object (a PV) became in the simulation.
     pub fn volume_of(&self, obj: ObjId) -> Option<VolumeId> {
-        self.sim.volume_of_object(Side::Manifest, obj)
+        self.sim.volume_of_object(self.side, obj)
+    }
+
+    /// The rules judge a live cluster's own objects (`pvlint cluster`).
+    pub fn auditing(&self) -> bool {
+        self.side == Side::Cluster
     }
 
     /// The simulated claims a claim view stands for: the claim of a PVC manifest, or every
@@ -199,7 +269,7 @@ impl Context<'_> {
             None => self.claim_of(pvc.obj).into_iter().collect(),
             Some(_) => self
                 .sim
-                .claims_of_statefulset(Side::Manifest, pvc.obj)
+                .claims_of_statefulset(self.side, pvc.obj)
                 .iter()
                 .copied()
                 .filter(|&c| {
@@ -213,19 +283,16 @@ impl Context<'_> {
         }
     }
 
-    /// The manifest view (PVC, or StatefulSet volumeClaimTemplate) a simulated claim came from.
+    /// The judged view (PVC, or StatefulSet volumeClaimTemplate) a simulated claim came from.
     pub fn view_of(&self, id: ClaimId) -> Option<&crate::model::Pvc> {
         match self.sim.claim(id).origin {
-            sim::Origin::Object {
-                side: Side::Manifest,
-                obj,
-            } => self.index.pvc_of(obj),
+            sim::Origin::Object { side, obj } if side == self.side => self.index.pvc_of(obj),
             sim::Origin::Template {
-                side: Side::Manifest,
+                side,
                 obj,
                 template,
                 ..
-            } => self.index.template_of(obj, template),
+            } if side == self.side => self.index.template_of(obj, template),
             _ => None,
         }
     }

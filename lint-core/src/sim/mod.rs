@@ -27,6 +27,7 @@ pub mod report;
 pub mod state;
 pub mod sync_claim;
 pub mod sync_volume;
+pub mod whatif;
 
 use std::collections::HashMap;
 
@@ -34,6 +35,7 @@ pub use cause::{CauseKey, Role, Subject};
 pub use ops::Operation;
 pub use report::{Located, Simulation};
 pub use state::*;
+pub use whatif::AfterClaimRefRemoval;
 
 use crate::binding::attach::{self, Attach};
 use crate::binding::fit::Mismatch;

@@ -4,7 +4,9 @@
 //! A fixture states its options in a comment line, in the CLI's own words:
 //! `# pvlint: --kube-version 1.23 --complete --default-class standard --no-default-class`
 //! and `--cluster-state FILE` (relative to the fixture). `X.cluster.yaml` next to `X.yaml` is
-//! its cluster state too.
+//! its cluster state too. A header that starts with `cluster` runs the fixture as
+//! `pvlint cluster` does (an audit of the cluster state's own objects):
+//! `# pvlint: cluster --cluster-state bad.yaml` audits the fixture itself as a live cluster.
 
 #![allow(dead_code)]
 
@@ -34,8 +36,14 @@ fn is_input(p: &Path) -> bool {
 
 /// The `# pvlint:` header of a fixture, as options and a cluster-state path.
 pub fn header(text: &str) -> Result<(Options, Option<String>), String> {
+    header_full(text).map(|(o, c, _)| (o, c))
+}
+
+/// The header, and whether it asks for an audit (`# pvlint: cluster ...`).
+pub fn header_full(text: &str) -> Result<(Options, Option<String>, bool), String> {
     let mut options = Options::default();
     let mut cluster = None;
+    let mut audit = false;
     for line in text
         .lines()
         .take_while(|l| l.starts_with('#') || l.trim().is_empty())
@@ -52,11 +60,15 @@ pub fn header(text: &str) -> Result<(Options, Option<String>), String> {
                 "--default-class" => options.default_class = Some(value()?.to_string()),
                 "--no-default-class" => options.default_class = Some(String::new()),
                 "--cluster-state" => cluster = Some(value()?.to_string()),
+                "cluster" => audit = true,
                 other => return Err(format!("unknown fixture option {other}")),
             }
         }
     }
-    Ok((options, cluster))
+    if audit && cluster.is_none() {
+        return Err("`cluster` needs --cluster-state FILE (the live state to audit)".into());
+    }
+    Ok((options, cluster, audit))
 }
 
 /// A fixture or example file as a case, named by its path from the repository root.
@@ -70,7 +82,13 @@ pub fn case(path: &Path) -> Case {
         .trim_start_matches("lint-core/tests/fixtures/")
         .to_string();
     let text = fs::read_to_string(path).unwrap();
-    let (options, cluster_file) = header(&text).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let (options, cluster_file, audit) =
+        header_full(&text).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    // The fixture audits itself as a live cluster: it is the cluster state, not a manifest.
+    let itself = audit
+        && cluster_file
+            .as_deref()
+            .is_some_and(|c| Some(std::ffi::OsStr::new(c)) == path.file_name());
     let mut cluster = Vec::new();
     let sibling = path.with_extension("cluster.yaml");
     if let Some(c) = cluster_file
@@ -86,9 +104,14 @@ pub fn case(path: &Path) -> Case {
     Case {
         name: rel.clone(),
         request: Request {
-            sources: vec![Source::new(rel, text)],
+            sources: if itself {
+                Vec::new()
+            } else {
+                vec![Source::new(rel, text)]
+            },
             cluster,
             options,
+            audit,
             ..Request::default()
         },
     }

@@ -202,6 +202,7 @@ pub fn decide(request: &Value, settings: &Settings, lookup: &dyn Lookup) -> Resp
             options: options.clone(),
             each_file: false,
             operations: Vec::new(),
+            audit: false,
         })
     };
     let report = lint(obj);

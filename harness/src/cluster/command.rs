@@ -1,0 +1,232 @@
+//! `pvlint cluster`: audit a live cluster (or a saved state of one), and the live state behind
+//! `pvlint lint --against-cluster`.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::ValueEnum;
+use pvlint_core::{render, KubeVersion, Options, Request, Severity, Source};
+
+use super::{render_state, scan, Progress, Scan, Target, KINDS};
+use crate::exit::Exit;
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    /// wgpolicyk8s.io/v1alpha2 PolicyReport and ClusterPolicyReport objects (YAML), for kubectl apply.
+    Policyreport,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Info,
+    Never,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// How to reach a cluster (shared by `cluster` and `lint --against-cluster`).
+#[derive(clap::Args, Clone)]
+pub struct ConnectArgs {
+    /// The kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then the pod's service account).
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context (default: its current-context).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// Seconds to wait for each request to the API server.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub timeout: u64,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+    /// Only this namespace (cluster-scoped objects that concern it are still read).
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "NAMESPACE",
+        conflicts_with = "all_namespaces"
+    )]
+    pub namespace: Option<String>,
+    /// Every namespace (the default).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+    /// Also write the state that was read to FILE (a YAML List); `--cluster-state FILE` gives
+    /// the same findings offline.
+    #[arg(long, value_name = "FILE", conflicts_with = "cluster_state")]
+    pub save: Option<PathBuf>,
+    /// Audit a saved state (`--save`, or `kubectl get ... -A -o yaml`) instead of a live cluster.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["kubeconfig", "context", "namespace"])]
+    pub cluster_state: Option<PathBuf>,
+    /// With --cluster-state: the server's Kubernetes version, when the file's header does not say.
+    #[arg(long, value_name = "VERSION", requires = "cluster_state", value_parser = parse_version)]
+    pub kube_version: Option<KubeVersion>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Exit 1 when a finding is at least this severe.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+fn parse_version(s: &str) -> Result<KubeVersion, String> {
+    s.parse()
+}
+
+fn error(msg: impl std::fmt::Display) -> Exit {
+    eprintln!("pvlint: error: {msg}");
+    Exit::Error
+}
+
+/// Reads a live cluster, with a progress line on stderr when it is a terminal.
+pub fn read_live(connect: &ConnectArgs, namespace: Option<String>) -> Result<Scan, String> {
+    let target = Target {
+        kubeconfig: connect.kubeconfig.clone(),
+        context: connect.context.clone(),
+        namespace,
+        timeout: Duration::from_secs(connect.timeout.max(1)),
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let progress = Arc::new(Progress::default());
+    let tty = std::io::stderr().is_terminal();
+    rt.block_on(async {
+        let ticker = tty.then(|| {
+            let p = progress.clone();
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(Duration::from_millis(150)).await;
+                    eprint!(
+                        "\rpvlint: reading the cluster: {} objects, {}/{} kinds ",
+                        p.objects.load(Ordering::Relaxed),
+                        p.kinds.load(Ordering::Relaxed),
+                        KINDS.len()
+                    );
+                    let _ = std::io::stderr().flush();
+                }
+            })
+        });
+        let r = scan(&target, progress.clone()).await;
+        if let Some(t) = ticker {
+            t.abort();
+            eprint!("\r\x1b[2K");
+        }
+        r.map_err(|e| e.to_string())
+    })
+}
+
+pub fn run(args: Args) -> Exit {
+    let (source, options, what) = match &args.cluster_state {
+        Some(path) => {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => return error(format!("--cluster-state {}: {e}", path.display())),
+            };
+            let version = match (args.kube_version, super::header_version(&text)) {
+                (Some(v), _) => v,
+                (None, Some(Ok(v))) => v,
+                (None, Some(Err(e))) => return error(format!("{}: {e}", path.display())),
+                (None, None) => KubeVersion::DEFAULT,
+            };
+            let what = format!("{} (Kubernetes {version})", path.display());
+            (
+                Source::new(path.display().to_string(), text),
+                options(version),
+                what,
+            )
+        }
+        None => {
+            let scan = match read_live(&args.connect, args.namespace.clone()) {
+                Ok(s) => s,
+                Err(e) => return error(e),
+            };
+            for w in &scan.warnings {
+                eprintln!("pvlint: warning: {w}");
+            }
+            let text = render_state(&scan);
+            let name = match &args.save {
+                Some(p) => {
+                    if let Err(e) = std::fs::write(p, &text) {
+                        return error(format!("--save {}: {e}", p.display()));
+                    }
+                    p.display().to_string()
+                }
+                None => format!("<cluster {}>", scan.context),
+            };
+            (
+                Source::new(name, text),
+                options(scan.version),
+                scan.describe(),
+            )
+        }
+    };
+    let report = pvlint_core::api::lint(&Request {
+        cluster: vec![source],
+        options,
+        audit: true,
+        ..Request::default()
+    });
+    let out = match args.format {
+        Format::Json => render::json(&report),
+        Format::Policyreport => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64);
+            render::yaml(&render::policy_reports(&report, now))
+        }
+        Format::Human => {
+            let color = match args.color {
+                Color::Always => true,
+                Color::Never => false,
+                Color::Auto => {
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+                }
+            };
+            render::human_cluster(&report, &what, render::HumanOptions { color })
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return error(format!("cannot write output: {e}")),
+    }
+    let threshold = match args.fail_on {
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Info => Some(Severity::Info),
+        FailOn::Never => None,
+    };
+    Exit::for_findings(report.max_severity(), threshold)
+}
+
+/// A live cluster's options: its version decides; the cluster's own classes say which default
+/// exists (no assumption).
+fn options(version: KubeVersion) -> Options {
+    Options {
+        kube_version: version,
+        ..Options::default()
+    }
+}

