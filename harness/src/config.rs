@@ -90,8 +90,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
             "kubeVersion" => {
                 let s = match v {
                     Value::String(s) => s.clone(),
-                    // `kubeVersion: 1.31` is a number in YAML.
-                    Value::Number(n) => n.to_string(),
+                    // `kubeVersion: 1.30` is the number 1.3 in YAML: refused, not misread.
+                    Value::Number(n) => {
+                        return Err(format!(
+                            "{k}: found the number {n}; write the version quoted, e.g. \"1.31\" (unquoted, YAML reads 1.30 as 1.3)"
+                        ))
+                    }
                     _ => return Err(want("a version like \"1.31\"")),
                 };
                 c.kube_version = Some(s.parse().map_err(|e| format!("{k}: {e}"))?);
@@ -178,7 +182,7 @@ mod tests {
 
     #[test]
     fn settings() {
-        let c = p("kubeVersion: 1.31\ndefaultClass: \"\"\ncomplete: true\nclusterState: state/c.yaml\nfailOn: warning\nrules:\n  hostpath-persistent-volume: off\n  delete-policy-in-tree: error\n  invalid-nfs-server: on\n").unwrap();
+        let c = p("kubeVersion: \"1.31\"\ndefaultClass: \"\"\ncomplete: true\nclusterState: state/c.yaml\nfailOn: warning\nrules:\n  hostpath-persistent-volume: off\n  delete-policy-in-tree: error\n  invalid-nfs-server: on\n").unwrap();
         assert_eq!(c.kube_version, Some(KubeVersion::new(1, 31)));
         assert_eq!(c.default_class.as_deref(), Some(""));
         assert_eq!(c.complete, Some(true));
@@ -203,6 +207,11 @@ mod tests {
         );
         let e = p("rules:\n  invalid-nfs-server: loud\n").unwrap_err();
         assert!(e.contains("\"loud\" is not a rule setting"), "{e}");
+        let e = p("kubeVersion: 1.30\n").unwrap_err();
+        assert!(
+            e.contains("found the number 1.3; write the version quoted"),
+            "{e}"
+        );
         let e = p("kubeVersion: two\n").unwrap_err();
         assert!(e.contains("not a Kubernetes version"), "{e}");
         let e = p("complete: [x\n").unwrap_err();

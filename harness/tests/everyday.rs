@@ -509,7 +509,7 @@ fn config_file_found_upward_and_flags_win() {
     // Severity and failOn from the file.
     std::fs::write(
         dir.join(".pvlint.yaml"),
-        "kubeVersion: 1.23\nfailOn: warning\nrules:\n  delete-policy-without-finalizer: error\n",
+        "kubeVersion: \"1.23\"\nfailOn: warning\nrules:\n  delete-policy-without-finalizer: error\n",
     )
     .unwrap();
     let (code, v, _) = lint(&[]);
@@ -518,7 +518,7 @@ fn config_file_found_upward_and_flags_win() {
     // Off.
     std::fs::write(
         dir.join(".pvlint.yaml"),
-        "kubeVersion: 1.23\nrules:\n  delete-policy-without-finalizer: off\n",
+        "kubeVersion: \"1.23\"\nrules:\n  delete-policy-without-finalizer: off\n",
     )
     .unwrap();
     let (_, v, _) = lint(&[]);

@@ -311,7 +311,14 @@ fn collect_objects(
             let mut text = if lines.char_at(item.span.start) == Some('{') {
                 emit(item)
             } else {
-                lines.cut_item(item.span.start, next)
+                // The item's own lines keep its comments and layout; if they do not read back
+                // as exactly the item (a layout the cut does not know), it is written out anew.
+                let cut = lines.cut_item(item.span.start, next);
+                if reads_as(&cut, item) {
+                    cut
+                } else {
+                    emit(item)
+                }
             };
             text.insert_str(0, &std::mem::take(&mut leading));
             out.push(Piece {
@@ -415,14 +422,15 @@ impl<'a> Lines<'a> {
     /// sibling starts on line `next`, de-indented to a document of its own.
     fn cut_item(&self, start: Pos, next: u32) -> String {
         let first = self.line(start.line);
-        let dash_indent = indent(first);
         let content_col = start.column as usize - 1;
         let mut out: Vec<String> = vec![first.chars().skip(content_col).collect()];
         let mut n = start.line + 1;
         while n <= self.count() && n < next {
             let l = self.line(n);
-            let blank = l.trim().is_empty();
-            if !blank && indent(l) <= dash_indent && next == u32::MAX {
+            let t = l.trim();
+            // The item ends at the first line of content left of its own (the next `-`, or the
+            // List's next key); blank and comment lines belong to it wherever they start.
+            if !t.is_empty() && !t.starts_with('#') && indent(l) < content_col {
                 break;
             }
             let strip = indent(l).min(content_col);
@@ -436,6 +444,17 @@ impl<'a> Lines<'a> {
         s.push('\n');
         s
     }
+}
+
+/// Whether `text` is one YAML document with the same content as `item`.
+fn reads_as(text: &str, item: &Node) -> bool {
+    let (docs, issues) = crate::yaml::parse_stream(text);
+    issues.is_empty()
+        && docs.len() == 1
+        && docs[0]
+            .root
+            .as_ref()
+            .is_some_and(|r| crate::node::same_content(r, item))
 }
 
 fn indent(line: &str) -> usize {
@@ -1226,6 +1245,33 @@ mod tests {
             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: n\ndata:\n  k: |\n    line\n"
         );
         assert_eq!(m.objects[0].line, 4);
+    }
+
+    /// Layouts of List items that once lost fields silently: a comment at column 0 inside the
+    /// last item, and items whose content starts on the line after the `-`.
+    #[test]
+    fn list_items_keep_every_field_whatever_their_layout() {
+        let pv = |name: &str| {
+            format!("apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: {name}\nspec:\n  capacity:\n    storage: 1Gi\n  persistentVolumeReclaimPolicy: Retain\n")
+        };
+        let m = run(
+            "kind: List\napiVersion: v1\nitems:\n- apiVersion: v1\n  kind: PersistentVolume\n  metadata:\n    name: a\n# the spec\n  spec:\n    capacity:\n      storage: 1Gi\n    persistentVolumeReclaimPolicy: Retain\n",
+            MigrateOptions::default(),
+        );
+        assert!(m.errors.is_empty(), "{:?}", m.errors);
+        assert_eq!(m.objects.len(), 1);
+        assert_eq!(m.objects[0].text.replace("# the spec\n", ""), pv("a"));
+        for items in [
+            "kind: List\nitems:\n-\n  apiVersion: v1\n  kind: PersistentVolume\n  metadata:\n    name: a\n  spec:\n    capacity:\n      storage: 1Gi\n    persistentVolumeReclaimPolicy: Retain\n",
+            "items:\n-\n  apiVersion: v1\n  kind: PersistentVolume\n  metadata:\n    name: a\n  spec:\n    capacity:\n      storage: 1Gi\n    persistentVolumeReclaimPolicy: Retain\n-\n  apiVersion: v1\n  kind: PersistentVolume\n  metadata:\n    name: b\n  spec:\n    capacity:\n      storage: 1Gi\n    persistentVolumeReclaimPolicy: Retain\nkind: List\n",
+        ] {
+            let m = run(&format!("apiVersion: v1\n{items}"), MigrateOptions::default());
+            assert!(m.errors.is_empty(), "{:?}", m.errors);
+            let texts: Vec<&str> = m.objects.iter().map(|o| o.text.as_str()).collect();
+            let want = [pv("a"), pv("b")];
+            assert_eq!(texts, want[..m.objects.len()].iter().map(String::as_str).collect::<Vec<_>>());
+            assert_eq!(m.objects.len(), items.matches("name: ").count());
+        }
     }
 
     #[test]

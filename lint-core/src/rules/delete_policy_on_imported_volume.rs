@@ -37,6 +37,30 @@ fn is_pvc_uid_name(name: &str) -> bool {
             .all(|(n, p)| p.len() == *n && p.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
+/// The volume names, by claimRef with its UID, a claim of the cluster state: this cluster's
+/// claim, so the volume was provisioned (or bound) here — the external-provisioner creating a
+/// PV for a Pending claim sets exactly these signals, and an admission policy must let it.
+fn provisioned_here(w: &crate::sim::World, vid: crate::sim::VolumeId) -> bool {
+    let Some(cr) = &w.volume(vid).claim_ref else {
+        return false;
+    };
+    if cr.uid.is_empty() {
+        return false;
+    }
+    w.claim_named(&cr.key.namespace, &cr.key.name)
+        .map(|c| w.claim(c))
+        .is_some_and(|c| {
+            c.uid == cr.uid
+                && matches!(
+                    c.origin,
+                    crate::sim::Origin::Object {
+                        side: crate::sim::Side::Cluster,
+                        ..
+                    }
+                )
+        })
+}
+
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let w = ctx.sim;
     for pv in ctx
@@ -78,6 +102,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(vid) = ctx.volume_of(pv.obj) else {
             continue;
         };
+        if provisioned_here(w, vid) {
+            continue;
+        }
         let later = w.if_released(vid, false);
         if !later.storage.is_deleted() {
             continue;

@@ -8,11 +8,13 @@ import { fileURLToPath } from "node:url";
 export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const read = (rel) => readFileSync(join(repo, rel), "utf8");
 
-/** The `# pvlint:` header as request options, the CLI arguments, and a cluster-state path. */
+/** The `# pvlint:` header as request options, the CLI arguments, a cluster-state path, and
+ * whether the fixture is a live cluster to audit (`# pvlint: cluster --cluster-state self`). */
 export function header(text) {
   const options = {};
   const args = [];
   let cluster = null;
+  let audit = false;
   for (const line of text.split("\n")) {
     if (!line.startsWith("#") && line.trim()) break;
     const m = line.match(/^# pvlint:(.*)$/);
@@ -25,13 +27,14 @@ export function header(text) {
       else if (w === "--default-class") (options.defaultClass = words[++i]), args.push(w, words[i]);
       else if (w === "--no-default-class") (options.defaultClass = ""), args.push(w);
       else if (w === "--cluster-state") cluster = words[++i];
+      else if (w === "cluster") audit = true;
       else throw new Error(`unknown fixture option ${w}`);
     }
   }
-  return { options, args, cluster };
+  return { options, args, cluster, audit };
 }
 
-/** Every example and fixture: {rel, cluster (rel path or null), options, args}. */
+/** Every example and fixture: {rel, cluster (rel path or null), options, args, audit}. */
 export function corpus() {
   const out = [];
   for (const dir of ["examples", "lint-core/tests/fixtures"]) {
@@ -44,7 +47,7 @@ export function corpus() {
         const h = header(read(rel));
         let cluster = h.cluster ? join(d, h.cluster) : join(d, f.replace(/\.(yaml|json)$/, ".cluster.yaml"));
         cluster = existsSync(cluster) ? relative(repo, cluster) : null;
-        out.push({ rel, cluster, options: h.options, args: h.args });
+        out.push({ rel, cluster, options: h.options, args: h.args, audit: h.audit });
       }
     }
   }

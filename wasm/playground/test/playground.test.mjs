@@ -418,6 +418,15 @@ test("the browser module agrees with the native CLI on every example and fixture
     const browserReport = await page.evaluate(([s, o]) => window.pvlint.lint(s, o), [sources, requestOf(c)]);
     assert.deepStrictEqual(browserReport, native, `lint differs for ${c.rel}`);
   }
+  // Live-cluster fixtures: `pvlint cluster --cluster-state FILE` is `lint` with `audit`.
+  const audits = files.filter((c) => c.audit);
+  assert.ok(audits.length >= 5, "the cluster-only rules' fixtures went missing");
+  for (const c of audits) {
+    const native = cli("cluster", "--format", "json", "--fail-on", "never", ...c.args, "--cluster-state", c.cluster);
+    const request = { ...requestOf(c), audit: true };
+    const browserReport = await page.evaluate(([s, o]) => window.pvlint.lint(s, o), [[], request]);
+    assert.deepStrictEqual(browserReport, native, `the audit differs for ${c.rel}`);
+  }
   for (const c of files) {
     const args = ["simulate", "--format", "json", ...c.args, c.rel];
     if (c.cluster) args.push("--cluster-state", c.cluster);
