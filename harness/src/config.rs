@@ -42,7 +42,7 @@ pub struct Config {
     pub complete: Option<bool>,
     /// Resolved against the config file's directory.
     pub cluster_state: Option<PathBuf>,
-    pub fail_on: Option<String>,
+    pub fail_on: Option<crate::exit::FailOn>,
     pub rules: BTreeMap<String, RuleLevel>,
 }
 
@@ -112,16 +112,14 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
                 Value::String(s) => c.cluster_state = Some(dir.join(s)),
                 _ => return Err(want("a file name")),
             },
-            "failOn" => match v.as_str() {
-                Some(s @ ("error" | "warning" | "info" | "never")) => {
-                    c.fail_on = Some(s.to_string())
-                }
-                _ => {
-                    return Err(format!(
-                        "{k}: expected error, warning, info or never, found {v}"
-                    ))
-                }
-            },
+            "failOn" => {
+                c.fail_on = Some(
+                    v.as_str()
+                        .ok_or_else(|| want("error, warning, info or never"))?
+                        .parse()
+                        .map_err(|e| format!("{k}: {e}"))?,
+                )
+            }
             "rules" => {
                 let Value::Object(rules) = v else {
                     return Err(want("a map of rule ids to off, info, warning or error"));

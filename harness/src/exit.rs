@@ -40,6 +40,40 @@ impl Exit {
     }
 }
 
+/// `--fail-on` / `failOn`: the least severe finding that fails the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Info,
+    Never,
+}
+
+impl FailOn {
+    /// The severity threshold (`None`: never fail on findings).
+    pub fn threshold(self) -> Option<Severity> {
+        match self {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Info => Some(Severity::Info),
+            FailOn::Never => None,
+        }
+    }
+}
+
+impl std::str::FromStr for FailOn {
+    type Err = String;
+    fn from_str(s: &str) -> Result<FailOn, String> {
+        match s {
+            "error" => Ok(FailOn::Error),
+            "warning" => Ok(FailOn::Warning),
+            "info" => Ok(FailOn::Info),
+            "never" => Ok(FailOn::Never),
+            _ => Err(format!("expected error, warning, info or never, found {s}")),
+        }
+    }
+}
+
 impl Termination for Exit {
     fn report(self) -> ExitCode {
         ExitCode::from(self.code())

@@ -1,6 +1,6 @@
 //! `pvlint`: the command-line adapter around pvlint-core. All I/O lives here.
 
-use pvlint::exit::Exit;
+use pvlint::exit::{Exit, FailOn};
 use pvlint::{admission, config, engine, inputs};
 
 use std::io::{IsTerminal, Write};
@@ -263,14 +263,6 @@ enum RulesFormat {
     Table,
     Json,
     Markdown,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum FailOn {
-    Error,
-    Warning,
-    Info,
-    Never,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -705,18 +697,11 @@ fn lint(args: LintArgs) -> Exit {
             (out, report.max_severity())
         }
     };
-    let fail_on = args.fail_on.unwrap_or(match cfg.fail_on.as_deref() {
-        Some("warning") => FailOn::Warning,
-        Some("info") => FailOn::Info,
-        Some("never") => FailOn::Never,
-        _ => FailOn::Error,
-    });
-    let threshold = match fail_on {
-        FailOn::Error => Some(Severity::Error),
-        FailOn::Warning => Some(Severity::Warning),
-        FailOn::Info => Some(Severity::Info),
-        FailOn::Never => None,
-    };
+    let threshold = args
+        .fail_on
+        .or(cfg.fail_on)
+        .unwrap_or(FailOn::Error)
+        .threshold();
     print(&out)
         .and(unread(&loaded))
         .and(Exit::for_findings(worst, threshold))

@@ -801,3 +801,48 @@ fn progress_line_on_a_terminal_only() {
     // The line is cleared before the report.
     assert!(out.contains("\r\x1b[2K"), "{out:?}");
 }
+
+#[test]
+fn the_settings_file_switches_rules_off_and_sets_the_exit_threshold() {
+    let (_s, tmp, kc) = setup("config", Scenario::new(scenarios::seed000()));
+    let saved = tmp.path("state.yaml");
+    let live = cluster_json(&tmp.0, &kc, &["--save", saved.to_str().unwrap()]);
+    let before = findings(&report(&live));
+    assert!(before.iter().any(|f| f.0 == "claim-lost"), "{before:?}");
+    assert_eq!(live.status.code(), Some(1));
+    let cfg = tmp.path("pvlint.yaml");
+    std::fs::write(&cfg, "failOn: never\nrules:\n  claim-lost: off\n").unwrap();
+    let o = pvlint(
+        &tmp.0,
+        &[
+            "cluster",
+            "--cluster-state",
+            saved.to_str().unwrap(),
+            "--format",
+            "json",
+            "--config",
+            cfg.to_str().unwrap(),
+        ],
+    );
+    let after = findings(&report(&o));
+    assert!(!after.iter().any(|f| f.0 == "claim-lost"), "{after:?}");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A broken settings file is one clear error, exit 2.
+    std::fs::write(&cfg, "failOn: sometimes\n").unwrap();
+    let o = pvlint(
+        &tmp.0,
+        &[
+            "cluster",
+            "--cluster-state",
+            saved.to_str().unwrap(),
+            "--config",
+            cfg.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("failOn: expected error, warning, info or never, found sometimes"),
+        "{}",
+        stderr(&o)
+    );
+}

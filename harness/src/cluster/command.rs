@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::ValueEnum;
-use pvlint_core::{render, KubeVersion, Options, Request, Severity, Source};
+use pvlint_core::{render, KubeVersion, Options, Request, Source};
+
+pub use crate::exit::FailOn;
 
 use super::{render_state, scan, Progress, Scan, Target, KINDS};
 use crate::exit::Exit;
@@ -19,14 +21,6 @@ pub enum Format {
     Json,
     /// wgpolicyk8s.io/v1alpha2 PolicyReport and ClusterPolicyReport objects (YAML), for kubectl apply.
     Policyreport,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum FailOn {
-    Error,
-    Warning,
-    Info,
-    Never,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -77,9 +71,15 @@ pub struct Args {
     pub kube_version: Option<KubeVersion>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Exit 1 when a finding is at least this severe.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    pub fail_on: FailOn,
+    /// Exit 1 when a finding is at least this severe [default: error, or failOn in .pvlint.yaml].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+    /// The settings file (default: .pvlint.yaml or .pvlint.yml in the working directory or the
+    /// nearest parent). Its `rules` (off, or a severity) and `failOn` apply; the cluster itself
+    /// says its version, classes and objects, so kubeVersion, defaultClass, complete and
+    /// clusterState there are not used.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
@@ -135,6 +135,23 @@ pub fn read_live(connect: &ConnectArgs, namespace: Option<String>) -> Result<Sca
 }
 
 pub fn run(args: Args) -> Exit {
+    let cfg = match &args.config {
+        Some(p) => crate::config::load(p),
+        None => match std::env::current_dir() {
+            Ok(cwd) => crate::config::find(&cwd)
+                .map_or(Ok(Default::default()), |p| crate::config::load(&p)),
+            Err(e) => Err(format!("working directory: {e}")),
+        },
+    };
+    let cfg = match cfg {
+        Ok(c) => c,
+        Err(e) => return error(e),
+    };
+    let options = |version| Options {
+        kube_version: version,
+        rules: cfg.rules.clone(),
+        ..Options::default()
+    };
     let (source, options, what) = match &args.cluster_state {
         Some(path) => {
             let text = match std::fs::read_to_string(path) {
@@ -213,20 +230,10 @@ pub fn run(args: Args) -> Exit {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return error(format!("cannot write output: {e}")),
     }
-    let threshold = match args.fail_on {
-        FailOn::Error => Some(Severity::Error),
-        FailOn::Warning => Some(Severity::Warning),
-        FailOn::Info => Some(Severity::Info),
-        FailOn::Never => None,
-    };
+    let threshold = args
+        .fail_on
+        .or(cfg.fail_on)
+        .unwrap_or(FailOn::Error)
+        .threshold();
     Exit::for_findings(report.max_severity(), threshold)
-}
-
-/// A live cluster's options: its version decides; the cluster's own classes say which default
-/// exists (no assumption).
-fn options(version: KubeVersion) -> Options {
-    Options {
-        kube_version: version,
-        ..Options::default()
-    }
 }

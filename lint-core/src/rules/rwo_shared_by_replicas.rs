@@ -19,7 +19,8 @@ pub const RULE: Rule = Rule {
               or run one replica.",
         fixed: include_str!("../../tests/fixtures/rwo-shared-by-replicas/good.yaml"),
         known_problems: "Pods that all land on one node share a ReadWriteOnce volume without trouble; pvlint does not model \
-                         node selectors or affinity that might force that. For a driver it does not know, it assumes \
+                         node selectors or affinity that might force that (on a live cluster of one node, `pvlint \
+                         cluster` does not report it). For a driver it does not know, it assumes \
                          the volume attaches (as block storage does), and says so.",
     },
     check,
@@ -58,6 +59,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     None,
                 )
             } else {
+                // A live cluster of one node (kind, k3s, minikube): every pod runs where the
+                // volume is attached, so ReadWriteOnce is no obstacle there.
+                if ctx.live.is_some_and(|l| l.nodes.len() == 1) {
+                    continue;
+                }
                 let attach = sim.attachment(cid);
                 let assumed = attach.assumed();
                 match attach {

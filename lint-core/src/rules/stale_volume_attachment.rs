@@ -13,7 +13,10 @@ pub const RULE: Rule = Rule {
                (ReadWriteOnce or ReadWriteOncePod, as the attach/detach controller's `IsMultiAttachAllowed` \
                decides). It says whether kubelet on the old node still reports the volume mounted \
                (`status.volumesInUse`), whether that node is Ready, and whether it carries the \
-               `node.kubernetes.io/out-of-service` taint.",
+               `node.kubernetes.io/out-of-service` taint. It is an error only when the volume cannot come \
+               loose by itself (kubelet still reports it mounted, the node is gone or not Ready without the \
+               taint, or the last detach failed); otherwise it is a detach under way, as after every move of a \
+               ReadWriteOnce pod, and only a note.",
         why: "This is the force-deleted pod of seed 003: the pod object is gone, but the volume was never \
               unmounted and detached from its old node. The waiting pod gets Warning `FailedAttachVolume` \
               \"Multi-Attach error for volume ... Volume is already exclusively attached to one node and can't be \
@@ -27,8 +30,8 @@ pub const RULE: Rule = Rule {
               it unmounted and the controller detaches. Do not delete the VolumeAttachment while the volume may \
               still be mounted: writing from two nodes corrupts the file system.",
         fixed: include_str!("../../tests/fixtures/stale-volume-attachment/good.yaml"),
-        known_problems: "pvlint sees one moment: an attachment a running detach is about to remove is reported too; \
-                         scan again after a minute before acting. Volumes whose unique name pvlint cannot derive \
+        known_problems: "pvlint sees one moment: a detach under way is reported as a note; if it is still there \
+                         a few minutes later, the detach is failing. Volumes whose unique name pvlint cannot derive \
                          (non-CSI) are judged without status.volumesInUse.",
     },
     check,
@@ -128,7 +131,18 @@ fn report(
         state.push(format!("the last detach failed: {e}"));
     }
     let unhealthy = node.is_none_or(|n| n.ready != Some(true));
-    let help = if node.is_some_and(|n| n.out_of_service) {
+    // Stuck only when something keeps it: kubelet still reports it mounted (the attach/detach
+    // reconciler never detaches what a healthy node reports mounted), the node is gone or not
+    // Ready without the out-of-service taint (it waits maxWaitForUnmountDuration, 6 minutes,
+    // first), or the last detach failed. Otherwise a detach is under way: every move of a ReadWriteOnce pod (a
+    // Recreate rollout, a reschedule) looks like this for seconds to a minute.
+    let stuck = mounted == Some(true)
+        || (unhealthy && !node.is_some_and(|n| n.out_of_service))
+        || va.detach_error.is_some();
+
+    let help = if !stuck {
+        format!("a detach under way, as after every move of a ReadWriteOnce pod: if the volume is still attached to {old} after a few minutes, the detach is failing: kubectl describe volumeattachment {} and the CSI driver's attacher logs say why", va.name)
+    } else if node.is_some_and(|n| n.out_of_service) {
         "the out-of-service taint is set: the detach is forced; if it still does not happen, check the CSI driver's attacher logs".to_string()
     } else if unhealthy {
         format!("if node {old} is really shut down, taint it: kubectl taint node {old} {OUT_OF_SERVICE_TAINT}=nodeshutdown:NoExecute (the controller then force-detaches); do not delete the VolumeAttachment while the volume may still be mounted there")
@@ -139,14 +153,21 @@ fn report(
         ctx,
         va.obj,
         &va.node.field,
-        format!(
-            "volume {} stays attached to {old}, where no pod uses it",
-            v.name
-        ),
+        if stuck {
+            format!(
+                "volume {} stays attached to {old}, where no pod uses it",
+                v.name
+            )
+        } else {
+            format!(
+                "volume {} is still attached to {old}, where no pod uses it",
+                v.name
+            )
+        },
     );
     f.consequence(Consequence {
         summary: format!(
-            "no pod on {old} uses claim {claim} any more, but VolumeAttachment {} ({}) keeps volume {} ({}) attached there; pod {}/{} on {new} gets Warning FailedAttachVolume \"Multi-Attach error for volume \\\"{}\\\" Volume is already exclusively attached to one node and can't be attached to another\" and does not start; {}",
+            "no pod on {old} uses claim {claim} any more, but VolumeAttachment {} ({}) keeps volume {} ({}) attached there; pod {}/{} on {new} gets Warning FailedAttachVolume \"Multi-Attach error for volume \\\"{}\\\" Volume is already exclusively attached to one node and can't be attached to another\" and {}; {}",
             va.name,
             va.attacher,
             v.name,
@@ -154,6 +175,11 @@ fn report(
             waiting.namespace,
             waiting.name,
             v.name,
+            if stuck {
+                "does not start"
+            } else {
+                "waits until the detach finishes"
+            },
             state.join("; ")
         ),
         subject: None,
@@ -163,6 +189,9 @@ fn report(
         assumptions: Vec::new(),
     })
     .help(help);
+    if !stuck {
+        f.severity(crate::Severity::Info);
+    }
     if let Some(pod_node) = &waiting.node {
         f.related.push(crate::finding::Related {
             message: format!(
