@@ -48,3 +48,44 @@ fn the_same_volume_against_a_claim_with_another_uid_is_one() {
     );
     assert!(rules.contains(&"stale-claim-ref-uid"), "{rules:?}");
 }
+
+/// Kubewarden's audit scanner sends every existing object as a CREATE; a Retain volume whose
+/// claim was deleted (Released) still names that claim's UID. It is this cluster's own volume
+/// (same name and metadata.uid in the cluster state), not a copy from another cluster.
+#[test]
+fn the_clusters_own_released_volume_is_not_stale() {
+    let pv = "apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: pvc-11111111-2222-4333-8444-555555555555
+  uid: 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+  annotations:
+    pv.kubernetes.io/provisioned-by: ebs.csi.aws.com
+spec:
+  accessModes: [ReadWriteOnce]
+  capacity: {storage: 10Gi}
+  claimRef: {kind: PersistentVolumeClaim, namespace: shop, name: data-db-0, uid: 11111111-2222-4333-8444-555555555555}
+  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-0a1b2c3d4e5f67890}
+  persistentVolumeReclaimPolicy: Retain
+  storageClassName: gp3
+status:
+  phase: Released
+";
+    let run = |manifest: &str| {
+        let report = api::lint(&Request {
+            sources: vec![Source::new("pv.yaml", manifest)],
+            cluster: vec![Source::new("cluster.yaml", pv)],
+            ..Request::default()
+        });
+        report
+            .findings
+            .iter()
+            .map(|f| f.rule.clone())
+            .collect::<Vec<_>>()
+    };
+    let own = run(pv);
+    assert!(!own.iter().any(|r| r == "stale-claim-ref-uid"), "{own:?}");
+    // The same volume under another metadata.uid is a copy: its claimRef.uid is stale.
+    let copy = run(&pv.replace("uid: 9a8b7c6d", "uid: 0b8b7c6d"));
+    assert!(copy.iter().any(|r| r == "stale-claim-ref-uid"), "{copy:?}");
+}

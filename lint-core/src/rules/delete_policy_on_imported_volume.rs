@@ -102,7 +102,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(vid) = ctx.volume_of(pv.obj) else {
             continue;
         };
-        if provisioned_here(w, vid) {
+        if provisioned_here(w, vid) || ctx.is_live_self(pv) {
             continue;
         }
         let later = w.if_released(vid, false);

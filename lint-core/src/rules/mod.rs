@@ -257,6 +257,20 @@ impl Context<'_> {
         self.sim.volume_of_object(self.side, obj)
     }
 
+    /// The manifest is the cluster's own volume: the cluster state holds a PersistentVolume of
+    /// this name with this very metadata.uid (Kubewarden's audit scanner sends existing objects
+    /// as CREATE requests; `lint --cluster-state` of a cluster's own export). Its claimRef and
+    /// annotations are then this cluster's, not copies from elsewhere.
+    pub fn is_live_self(&self, pv: &crate::model::Pv) -> bool {
+        let Some(uid) = &pv.meta.uid else {
+            return false;
+        };
+        self.side == Side::Manifest
+            && self
+                .volume_of(pv.obj)
+                .is_some_and(|v| self.sim.volume(v).uid == uid.value)
+    }
+
     /// The rules judge a live cluster's own objects (`pvlint cluster`).
     pub fn auditing(&self) -> bool {
         self.side == Side::Cluster

@@ -47,6 +47,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if claim.is_some_and(|c| w.claim(c).uid == uid.value) {
             continue;
         }
+        // The cluster's own volume whose claim was deleted (Released): this cluster's UID.
+        if ctx.is_live_self(pv) {
+            continue;
+        }
         let f = sink.report(
             ctx,
             pv.obj,

@@ -173,13 +173,16 @@ pub fn decide(request: &Value, settings: &Settings, lookup: &dyn Lookup) -> Resp
         "" => format!("{kind} {}", str_at(obj, &["metadata", "name"])),
         ns => format!("{kind} {ns}/{}", str_at(obj, &["metadata", "name"])),
     };
-    let cluster = match context::gather(kind, namespace, obj, old, lookup) {
-        Ok(objects) => Some(list_source(objects)),
+    let (cluster, live_self) = match context::gather(kind, namespace, obj, old, lookup) {
+        Ok(mut objects) => {
+            let live_self = old.is_none() && live_self(kind, namespace, obj, &mut objects, lookup);
+            (Some(list_source(objects)), live_self)
+        }
         Err(e) => {
             warnings.push(format!(
                 "pvlint: cannot read the cluster state ({e}); {subject} was judged on its own, assuming a typical cluster"
             ));
-            None
+            (None, false)
         }
     };
     let options = Options {
@@ -205,7 +208,29 @@ pub fn decide(request: &Value, settings: &Settings, lookup: &dyn Lookup) -> Resp
             audit: false,
         })
     };
-    let report = lint(obj);
+    let report = if live_self {
+        // Kubewarden's audit scanner sends each existing object as a CREATE: the object is
+        // already in the cluster (same name and UID). It is judged as `pvlint cluster` judges
+        // a live object: a Retain volume whose claim was deleted is Released
+        // (volume-released), not a copy carrying another cluster's claimRef.uid.
+        let mut r = pvlint_core::api::lint(&Request {
+            cluster: cluster.clone().into_iter().collect(),
+            options: options.clone(),
+            audit: true,
+            ..Request::default()
+        });
+        let name = str_at(obj, &["metadata", "name"]);
+        r.findings.retain(|f| {
+            f.object.as_ref().is_some_and(|o| {
+                o.kind == kind
+                    && o.name == name
+                    && o.namespace.as_deref().unwrap_or("") == namespace
+            })
+        });
+        r
+    } else {
+        lint(obj)
+    };
     // An UPDATE is refused only for what it introduces: what was already true of the live
     // object is reported as a warning.
     let before: BTreeSet<(String, String, String)> = old
@@ -274,6 +299,39 @@ fn key(f: &Finding) -> (String, String, String) {
 }
 
 /// The gathered objects as one `kind: List`, the form `--cluster-state` reads.
+/// The object of a CREATE is already in the cluster (Kubewarden's audit scanner): the live
+/// PersistentVolume or PersistentVolumeClaim of this name has the object's metadata.uid, which
+/// only the API server assigns. The live object joins the gathered state if it is not there.
+fn live_self(
+    kind: &str,
+    namespace: &str,
+    obj: &Value,
+    objects: &mut Vec<Value>,
+    lookup: &dyn Lookup,
+) -> bool {
+    let uid = str_at(obj, &["metadata", "uid"]);
+    let name = str_at(obj, &["metadata", "name"]);
+    if uid.is_empty() || !matches!(kind, "PersistentVolume" | "PersistentVolumeClaim") {
+        return false;
+    }
+    let same = |v: &Value| {
+        str_at(v, &["kind"]) == kind
+            && str_at(v, &["metadata", "name"]) == name
+            && str_at(v, &["metadata", "uid"]) == uid
+    };
+    if objects.iter().any(same) {
+        return true;
+    }
+    let ns = (!namespace.is_empty()).then_some(namespace);
+    match lookup.get("v1", kind, ns, name) {
+        Ok(Some(v)) if same(&v) => {
+            objects.push(v);
+            true
+        }
+        _ => false,
+    }
+}
+
 fn list_source(objects: Vec<Value>) -> Source {
     let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": objects});
     Source::new("cluster-state", list.to_string())
@@ -386,6 +444,43 @@ mod tests {
                 .all(|w| w.ends_with("(already so before this update)")),
             "{w:?}"
         );
+    }
+
+    /// The audit scanner's CREATE of an existing Released volume: judged as the live object.
+    #[test]
+    fn an_audited_released_volume_is_released_not_stale() {
+        let mut live = stale_pv();
+        live["metadata"]["uid"] = json!("pv-uid");
+        live["status"] = json!({"phase": "Released"});
+        let f = Fake {
+            objects: vec![live.clone()],
+            ..Fake::default()
+        };
+        let r = evaluate(
+            &payload(
+                review("CREATE", ("", "PersistentVolume"), live.clone(), None),
+                json!({}),
+            ),
+            &f,
+        );
+        assert!(r.accepted, "{r:?}");
+        let rules = r.audit_annotations.clone().unwrap_or_default();
+        assert_eq!(
+            rules.get("pvlint-warned").map(String::as_str),
+            Some("volume-released"),
+            "{r:?}"
+        );
+        // A copy of it under another UID (applied from elsewhere) is still refused.
+        let mut copy = live;
+        copy["metadata"]["uid"] = json!("other-uid");
+        let r = evaluate(
+            &payload(
+                review("CREATE", ("", "PersistentVolume"), copy, None),
+                json!({}),
+            ),
+            &f,
+        );
+        assert!(!r.accepted, "{r:?}");
     }
 
     #[test]
