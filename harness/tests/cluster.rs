@@ -846,3 +846,23 @@ fn the_settings_file_switches_rules_off_and_sets_the_exit_threshold() {
         stderr(&o)
     );
 }
+
+/// A claim created (and its volume provisioned) after the claims were listed: the volume's
+/// claimRef names a claim no list showed. pvlint reads that claim once more, as syncVolume does
+/// before releasing a volume, instead of reporting a healthy volume as Released.
+#[test]
+fn a_claim_created_during_the_scan_is_read_again_not_reported_missing() {
+    let mut objects = scenarios::large(2);
+    let at = objects
+        .iter()
+        .position(|o| o["kind"] == "PersistentVolumeClaim")
+        .unwrap();
+    let late = objects.remove(at);
+    let mut scenario = Scenario::new(objects);
+    scenario.late = vec![late];
+    let (_s, tmp, kc) = setup("late", scenario);
+    let o = cluster_json(&tmp.0, &kc, &[]);
+    let r = report(&o);
+    assert_eq!(findings(&r), vec![], "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0));
+}

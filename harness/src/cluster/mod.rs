@@ -236,17 +236,29 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
         ))
     })?;
     let ns = t.namespace.as_deref();
+    // `before`: a signal the list waits for before it starts; `after`: one it gives when done.
     macro_rules! list {
-        ($ty:ty, $idx:expr, $api:expr) => {{
+        ($ty:ty, $idx:expr, $api:expr) => {
+            list!($ty, $idx, $api, before: None, after: None)
+        };
+        ($ty:ty, $idx:expr, $api:expr, before: $before:expr, after: $after:expr) => {{
             let client = client.clone();
             let progress = progress.clone();
             let timeout = t.timeout;
             let ns = ns.map(String::from);
+            let before: Option<futures::channel::oneshot::Receiver<()>> = $before;
+            let after: Option<futures::channel::oneshot::Sender<()>> = $after;
             tokio::spawn(async move {
+                if let Some(b) = before {
+                    let _ = b.await;
+                }
                 let make: fn(Client, Option<&str>) -> Api<$ty> = $api;
                 let api = make(client, ns.as_deref());
                 let r = list_all(&api, timeout, &progress).await;
                 progress.kinds.fetch_add(1, Ordering::Relaxed);
+                if let Some(a) = after {
+                    let _ = a.send(());
+                }
                 r
             })
         }};
@@ -272,9 +284,16 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
             None => Api::all(c),
         }
     }
+    // Claims are listed before volumes, not beside them: each list is its own moment, and a
+    // claim bound (or a volume provisioned) between two concurrent lists would read as a claim
+    // whose volume is missing (Lost). Read in this order, anything that happens in between
+    // shows a state the controller is about to reach anyway (a volume whose claimRef names a
+    // claim still Pending), never a missing volume. The PV controller re-reads the claim before
+    // releasing a volume for the same reason (syncVolume).
+    let (claims_listed, after_claims) = futures::channel::oneshot::channel();
     let handles = vec![
-        list!(PersistentVolume, 0, all),
-        list!(PersistentVolumeClaim, 1, in_ns),
+        list!(PersistentVolume, 0, all, before: Some(after_claims), after: None),
+        list!(PersistentVolumeClaim, 1, in_ns, before: None, after: Some(claims_listed)),
         list!(StorageClass, 2, all),
         list!(CSIDriver, 3, all),
         list!(VolumeAttachment, 4, all),
@@ -322,6 +341,7 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
     if let Some(e) = first_error {
         return Err(e);
     }
+    recheck_claims(&client, &mut objects, t.namespace.as_deref(), t.timeout).await;
     let mut scan = Scan {
         context,
         server,
@@ -335,6 +355,72 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
         state::keep_namespace(&mut scan, ns);
     }
     Ok(scan)
+}
+
+/// Most claims read again one by one after the lists (each a GET).
+const MAX_RECHECKS: usize = 500;
+
+/// A volume whose claimRef names a claim the claim list did not show: the claim may have been
+/// created (and the volume provisioned for it) after claims were listed. Each such claim is
+/// read once more, as syncVolume re-reads a claim from the API server before it releases a
+/// volume ("to make sure we will not reclaim a PV wrongly"); one that exists joins the state.
+/// With `-n NAMESPACE`, claims elsewhere were not listed on purpose and are not read.
+async fn recheck_claims(
+    client: &Client,
+    objects: &mut [(&'static str, Vec<serde_json::Value>)],
+    scope: Option<&str>,
+    timeout: Duration,
+) {
+    let str_at = |v: &serde_json::Value, path: &[&str]| -> Option<String> {
+        path.iter()
+            .try_fold(v, |v, k| v.get(k))
+            .and_then(|v| v.as_str())
+            .map(String::from)
+    };
+    let Some(pvcs) = objects
+        .iter()
+        .position(|(r, _)| *r == "persistentvolumeclaims")
+    else {
+        return;
+    };
+    let listed: std::collections::HashSet<(String, String)> = objects[pvcs]
+        .1
+        .iter()
+        .filter_map(|c| {
+            Some((
+                str_at(c, &["metadata", "namespace"])?,
+                str_at(c, &["metadata", "name"])?,
+            ))
+        })
+        .collect();
+    let mut missing: Vec<(String, String)> = objects
+        .iter()
+        .filter(|(r, _)| *r == "persistentvolumes")
+        .flat_map(|(_, pvs)| pvs)
+        .filter_map(|pv| {
+            Some((
+                str_at(pv, &["spec", "claimRef", "namespace"])?,
+                str_at(pv, &["spec", "claimRef", "name"])?,
+            ))
+        })
+        .filter(|k| !listed.contains(k) && scope.is_none_or(|ns| ns == k.0))
+        .collect();
+    missing.sort();
+    missing.dedup();
+    let mut found = Vec::new();
+    for (ns, name) in missing.into_iter().take(MAX_RECHECKS) {
+        let api: Api<PersistentVolumeClaim> = Api::namespaced(client.clone(), &ns);
+        if let Ok(Ok(Some(c))) = tokio::time::timeout(timeout, api.get_opt(&name)).await {
+            if let Ok(mut v) = serde_json::to_value(&c) {
+                if let Some(m) = v.as_object_mut() {
+                    m.insert("apiVersion".into(), "v1".into());
+                    m.insert("kind".into(), "PersistentVolumeClaim".into());
+                }
+                found.push(v);
+            }
+        }
+    }
+    objects[pvcs].1.extend(found);
 }
 
 enum Failure {

@@ -218,6 +218,8 @@ pub struct Scenario {
     pub expire_continue: bool,
     /// Every request waits this long first.
     pub delay: Option<Duration>,
+    /// Objects created after the lists ran: a GET of one finds it, no list shows it.
+    pub late: Vec<Value>,
 }
 
 impl Scenario {
@@ -230,11 +232,14 @@ impl Scenario {
             broken: HashSet::new(),
             expire_continue: false,
             delay: None,
+            late: Vec::new(),
         }
     }
 }
 
 struct Stored {
+    /// Shown by lists (false: created after them, see `Scenario::late`).
+    listed: bool,
     res: &'static Res,
     namespace: Option<String>,
     name: String,
@@ -273,6 +278,8 @@ impl Replay {
         for ns in namespaces {
             objects.push(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}, "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}));
         }
+        let listed = objects.len();
+        objects.extend(scenario.late.iter().cloned());
         for (i, mut o) in objects.into_iter().enumerate() {
             let kind = o["kind"].as_str().unwrap_or_default().to_string();
             let res =
@@ -302,6 +309,7 @@ impl Replay {
                 None
             };
             store.entry(res.plural).or_default().push(Stored {
+                listed: i < listed,
                 res,
                 namespace,
                 name,
@@ -626,7 +634,7 @@ fn serve(
             ),
         };
     }
-    let items: Vec<&Stored> = all.iter().filter(in_scope).collect();
+    let items: Vec<&Stored> = all.iter().filter(in_scope).filter(|o| o.listed).collect();
     let rv = s.resource_version.to_string();
     let start = match params.get("continue").filter(|c| !c.is_empty()) {
         None => 0,
