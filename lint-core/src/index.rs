@@ -62,6 +62,24 @@ impl Index {
         ix
     }
 
+    /// An informational note about a whole file (a template, a Kustomize input), at `at`.
+    fn file_note(&mut self, sid: SourceId, kind: DiagKind, at: crate::source::Pos) {
+        self.diags.push(Diag {
+            kind,
+            severity: Severity::Info,
+            source: sid,
+            document: 0,
+            object: None,
+            obj: None,
+            field: Field {
+                path: String::new(),
+                span: Span { start: at, end: at },
+            },
+            message: String::new(),
+            help: String::new(),
+            suggestion: None,
+        });
+    }
     fn load_source(
         &mut self,
         sid: SourceId,
@@ -81,26 +99,15 @@ impl Index {
                     }
                 }
             }
-            let at = crate::source::Pos { line: 1, column: 1 };
-            self.diags.push(Diag {
-                kind: DiagKind::KustomizeInput {
+            self.file_note(
+                sid,
+                DiagKind::KustomizeInput {
                     kustomization: used.kustomization,
                     field: used.field,
                     at: used.at,
                 },
-                severity: Severity::Info,
-                source: sid,
-                document: 0,
-                object: None,
-                obj: None,
-                field: Field {
-                    path: String::new(),
-                    span: Span { start: at, end: at },
-                },
-                message: String::new(),
-                help: String::new(),
-                suggestion: None,
-            });
+                crate::source::Pos { line: 1, column: 1 },
+            );
             return;
         }
         // Template syntax is not YAML: one note on how to render the file, not a storm of
@@ -108,22 +115,11 @@ impl Index {
         if !issues.is_empty() {
             if let Some((kind, line, column)) = crate::template::in_text(&src.text) {
                 issues.clear();
-                let at = crate::source::Pos { line, column };
-                self.diags.push(Diag {
-                    kind: DiagKind::Template(kind),
-                    severity: Severity::Info,
-                    source: sid,
-                    document: 0,
-                    object: None,
-                    obj: None,
-                    field: Field {
-                        path: String::new(),
-                        span: Span { start: at, end: at },
-                    },
-                    message: String::new(),
-                    help: String::new(),
-                    suggestion: None,
-                });
+                self.file_note(
+                    sid,
+                    DiagKind::Template(kind),
+                    crate::source::Pos { line, column },
+                );
             }
         }
         for i in issues {
