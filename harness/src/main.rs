@@ -546,7 +546,7 @@ fn simulate(args: SimulateArgs) -> Exit {
     let Some(cfg) = settings(&args.cluster) else {
         return Exit::Error;
     };
-    let Some((loaded, state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
+    let Some((mut loaded, state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
         return Exit::Error;
     };
     let options = args.cluster.options(false, &cfg);
@@ -591,7 +591,7 @@ fn simulate(args: SimulateArgs) -> Exit {
         }
         None => {
             let request = pvlint_core::Request {
-                sources: loaded.sources.clone(),
+                sources: std::mem::take(&mut loaded.sources),
                 cluster: state,
                 options,
                 each_file: false,
@@ -624,10 +624,20 @@ fn lint(args: LintArgs) -> Exit {
         Ok(w) => w,
         Err(e) => return fail(&e),
     };
-    let Some(cfg) = settings(&args.cluster) else {
+    let Some(mut cfg) = settings(&args.cluster) else {
         return Exit::Error;
     };
-    let Some((loaded, mut state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
+    if args.against_cluster {
+        // The live cluster is the cluster state: the settings file's is not read.
+        if let Some(p) = cfg.cluster_state.take() {
+            eprintln!(
+                "pvlint: note: --against-cluster reads the live cluster instead of clusterState {} (from {})",
+                p.display(),
+                cfg.path.display()
+            );
+        }
+    }
+    let Some((mut loaded, mut state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
         return Exit::Error;
     };
     let mut options = args.cluster.options(args.complete, &cfg);
@@ -639,7 +649,17 @@ fn lint(args: LintArgs) -> Exit {
         for w in &scan.warnings {
             eprintln!("pvlint: warning: {w}");
         }
+        // The server's version decides, unless --kube-version says otherwise; a settings
+        // file's kubeVersion it replaces is named, not silently dropped.
         if args.cluster.kube_version.is_none() {
+            if let Some(v) = cfg.kube_version.filter(|&v| v != scan.version) {
+                eprintln!(
+                    "pvlint: note: judging for the cluster's Kubernetes {}, not kubeVersion {} of {} (--kube-version overrides)",
+                    scan.version,
+                    v,
+                    cfg.path.display()
+                );
+            }
             options.kube_version = scan.version;
         }
         state = vec![pvlint_core::Source::new(
@@ -649,15 +669,13 @@ fn lint(args: LintArgs) -> Exit {
     } else if args.connect.kubeconfig.is_some() || args.connect.context.is_some() {
         return fail("--kubeconfig and --context need --against-cluster");
     }
-    let human = |report: &pvlint_core::Report| {
-        let color = match args.color {
-            Color::Always => true,
-            Color::Never => false,
-            Color::Auto => {
-                std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-            }
-        };
-        render::human(report, &loaded.sources, render::HumanOptions { color })
+    let color = match args.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let human = |report: &pvlint_core::Report, sources: &[pvlint_core::Source]| {
+        render::human(report, sources, render::HumanOptions { color })
     };
     // The output, and the worst severity found.
     let (out, worst) = match &wasm {
@@ -676,7 +694,8 @@ fn lint(args: LintArgs) -> Exit {
                 LintFormat::Json => Ok((worst_in_json(&answer)?, answer)),
                 format => {
                     let report: pvlint_core::Report = parse_answer(&answer)?;
-                    Ok((report.max_severity(), render_lint(format, &report, &human)))
+                    let out = render_lint(format, &report, &|r| human(r, &loaded.sources));
+                    Ok((report.max_severity(), out))
                 }
             });
             match done {
@@ -685,15 +704,19 @@ fn lint(args: LintArgs) -> Exit {
             }
         }
         None => {
-            let report = pvlint_core::api::lint(&pvlint_core::Request {
-                sources: loaded.sources.clone(),
+            // The request owns the sources (the texts, as large as the input) for the run;
+            // they come back for the human renderer's excerpts instead of being copied.
+            let request = pvlint_core::Request {
+                sources: std::mem::take(&mut loaded.sources),
                 cluster: state,
                 options,
                 each_file: args.each_file,
                 operations: Vec::new(),
                 audit: false,
-            });
-            let out = render_lint(args.format, &report, &human);
+            };
+            let report = pvlint_core::api::lint(&request);
+            loaded.sources = request.sources;
+            let out = render_lint(args.format, &report, &|r| human(r, &loaded.sources));
             (out, report.max_severity())
         }
     };

@@ -389,6 +389,44 @@ fn lint_against_cluster_predicts_the_manifests_on_the_live_state() {
         "{:#?}",
         findings(&r)
     );
+
+    // A settings file made for offline runs: its clusterState (here a file that does not
+    // exist) is not read, and its kubeVersion gives way to the server's, each said in a note.
+    let cfg = tmp.path("pvlint.yaml");
+    std::fs::write(&cfg, "kubeVersion: \"1.30\"\nclusterState: gone.yaml\n").unwrap();
+    let o = pvlint(
+        &tmp.0,
+        &[
+            "lint",
+            "--against-cluster",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+            "--config",
+            cfg.to_str().unwrap(),
+            "--format",
+            "json",
+            manifest.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let r2 = report(&o);
+    assert_eq!(r2.options.kube_version.to_string(), "1.34");
+    assert_eq!(
+        findings(&r2),
+        findings(&r),
+        "the same verdicts as without the file"
+    );
+    let e = stderr(&o);
+    assert!(
+        e.contains(
+            "pvlint: note: --against-cluster reads the live cluster instead of clusterState"
+        ) && e.contains("gone.yaml"),
+        "{e}"
+    );
+    assert!(
+        e.contains("judging for the cluster's Kubernetes 1.34, not kubeVersion 1.30"),
+        "{e}"
+    );
 }
 
 fn one_error_line(o: &Output, expect: &str) {
@@ -827,6 +865,32 @@ fn the_settings_file_switches_rules_off_and_sets_the_exit_threshold() {
     let after = findings(&report(&o));
     assert!(!after.iter().any(|f| f.0 == "claim-lost"), "{after:?}");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "", "no kubeVersion in the file: nothing to say");
+    // A kubeVersion for offline runs gives way to the saved state's version, in a note.
+    std::fs::write(
+        &cfg,
+        "kubeVersion: \"1.29\"\nfailOn: never\nrules:\n  claim-lost: off\n",
+    )
+    .unwrap();
+    let o = pvlint(
+        &tmp.0,
+        &[
+            "cluster",
+            "--cluster-state",
+            saved.to_str().unwrap(),
+            "--format",
+            "json",
+            "--config",
+            cfg.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(report(&o).options.kube_version.to_string(), "1.34");
+    assert!(
+        stderr(&o).contains("pvlint: note: judging for Kubernetes 1.34, the version of ")
+            && stderr(&o).contains("not kubeVersion 1.29 of "),
+        "{}",
+        stderr(&o)
+    );
     // A broken settings file is one clear error, exit 2.
     std::fs::write(&cfg, "failOn: sometimes\n").unwrap();
     let o = pvlint(

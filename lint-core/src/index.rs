@@ -435,6 +435,13 @@ impl Index {
         let mut seen = std::collections::HashSet::new();
         diags.retain(|d| !d.kind.unrendered() || seen.insert(d.source));
         self.diags = diags;
+        // The views live as long as the index, through the simulation and the rules: give
+        // back what the vectors grew beyond their length (up to half of each).
+        self.objects.shrink_to_fit();
+        self.pvs.shrink_to_fit();
+        self.pvcs.shrink_to_fit();
+        self.claim_templates.shrink_to_fit();
+        self.workloads.shrink_to_fit();
     }
 
     /// The object never exists as written: the API server rejects it (see [`Diag::rejects`]),

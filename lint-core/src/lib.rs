@@ -138,7 +138,13 @@ pub(crate) fn lint_request(req: &Request) -> Report {
         let ix = index::Index::build(&req.sources);
         all = run_rules(&req.sources, &ix, &cluster, cluster_given, &req.options);
     }
-    report_cluster_problems(&req.sources, &req.cluster, &cluster, &mut all.findings);
+    report_cluster_problems(
+        &req.sources,
+        &req.cluster,
+        &cluster,
+        &req.options,
+        &mut all.findings,
+    );
     let count = |s: Severity| all.findings.iter().filter(|f| f.severity == s).count();
     let summary = Summary {
         errors: count(Severity::Error),
@@ -236,7 +242,13 @@ fn one_per_cause(findings: &mut Vec<Finding>) {
 
 /// File order, line, column, severity (highest first), rule, message.
 fn sort(findings: &mut Vec<Finding>) {
-    findings.sort_by(|a, b| {
+    // A stable sort of the findings themselves needs scratch space for half of them (several
+    // MB of 700-byte findings on a large input, at the run's peak): sort their positions
+    // instead (stably, so equal findings keep the order the rules reported them in), then
+    // move each finding to its place.
+    let mut order: Vec<usize> = (0..findings.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&findings[a], &findings[b]);
         let ka = (a.location.source, a.location.line, a.location.column);
         let kb = (b.location.source, b.location.line, b.location.column);
         ka.cmp(&kb)
@@ -244,7 +256,23 @@ fn sort(findings: &mut Vec<Finding>) {
             .then(a.rule.cmp(&b.rule))
             .then(a.message.cmp(&b.message))
     });
+    permute(findings, order);
     findings.dedup();
+}
+
+/// Reorders `items` so that position `i` holds what was at `order[i]` (`order` is a
+/// permutation), in place: each cycle of the permutation is walked once, by swaps.
+fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
+    for start in 0..order.len() {
+        let mut i = start;
+        while order[i] != start {
+            let next = order[i];
+            items.swap(i, next);
+            order[i] = i;
+            i = next;
+        }
+        order[i] = i;
+    }
 }
 
 /// Documents of the cluster state that could not be read, reported once by the parse-error
@@ -253,9 +281,15 @@ fn report_cluster_problems(
     sources: &[Source],
     cluster_sources: &[Source],
     cluster: &index::Index,
+    options: &Options,
     out: &mut Vec<Finding>,
 ) {
     let rule = rules::find("parse-error").expect("the parse-error rule is registered");
+    // The rule's settings hold here as for the manifests: off, or another severity.
+    if !enabled(rule, options) {
+        return;
+    }
+    let severity = options.rules.get(rule.id).and_then(|l| l.severity());
     let mut found = Vec::new();
     let mut sink = rules::Sink {
         rule,
@@ -269,6 +303,9 @@ fn report_cluster_problems(
         let f = sink.report_diag(cluster_sources, d);
         f.message = format!("cluster state: {}", f.message);
         f.location.source += sources.len();
+        if let Some(sev) = severity {
+            f.severity = sev;
+        }
     }
     out.extend(found);
 }
@@ -309,5 +346,37 @@ pub mod stages {
             options,
             false,
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permute;
+
+    #[test]
+    fn permute_puts_each_item_where_the_order_says() {
+        // Every permutation of five items (120), against building the result by indexing.
+        fn all(n: usize) -> Vec<Vec<usize>> {
+            if n == 0 {
+                return vec![vec![]];
+            }
+            let mut out = Vec::new();
+            for p in all(n - 1) {
+                for at in 0..n {
+                    let mut q = p.clone();
+                    q.insert(at, n - 1);
+                    out.push(q);
+                }
+            }
+            out
+        }
+        let perms = all(5);
+        assert_eq!(perms.len(), 120);
+        for order in perms {
+            let mut items = vec!["a", "b", "c", "d", "e"];
+            let want: Vec<&str> = order.iter().map(|&i| items[i]).collect();
+            permute(&mut items, order.clone());
+            assert_eq!(items, want, "order {order:?}");
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! Suppressions: the annotation `pvlint.io/ignore: rule-a,rule-b` (or `all`) on an object, or
 //! on a workload's pod template (charts often let users set only those), moves the findings
-//! about that object out of the report's findings into its `suppressed` list. A name in the
-//! annotation that is not a rule is reported by `invalid-suppression`.
+//! about that object out of the report's findings into its `suppressed` list. A finding about
+//! a VolumeAttachment (an object the attach/detach controller writes) follows the annotation
+//! of the PersistentVolume it attaches, or of that volume's claim. A name in the annotation
+//! that is not a rule is reported by `invalid-suppression`.
 
 use std::collections::HashMap;
 
@@ -62,6 +64,45 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
     if ignored.is_empty() {
         return (findings, Vec::new());
     }
+    // Nobody writes annotations on a VolumeAttachment (the attach/detach controller creates
+    // it): the volume it attaches, and that volume's claim, speak for it.
+    for va in ix.objects.iter().filter(|o| o.kind == "VolumeAttachment") {
+        let Some(pv) = va
+            .root
+            .at("spec.source.persistentVolumeName")
+            .and_then(Node::as_str)
+            .and_then(|n| find(ix, va.source, "PersistentVolume", None, n))
+        else {
+            continue;
+        };
+        let claim = pv
+            .root
+            .at("spec.claimRef.name")
+            .and_then(Node::as_str)
+            .and_then(|name| {
+                let ns = pv.root.at("spec.claimRef.namespace").and_then(Node::as_str);
+                find(
+                    ix,
+                    va.source,
+                    "PersistentVolumeClaim",
+                    ns.or(Some("default")),
+                    name,
+                )
+            });
+        let names: Vec<String> = [Some(pv), claim]
+            .into_iter()
+            .flatten()
+            .filter_map(|o| ignored.get(&(o.source, o.objref())))
+            .flatten()
+            .cloned()
+            .collect();
+        if !names.is_empty() {
+            ignored
+                .entry((va.source, va.objref()))
+                .or_default()
+                .extend(names);
+        }
+    }
     findings.into_iter().partition(|f| {
         let Some(obj) = &f.object else { return true };
         match ignored.get(&(f.location.source, obj.clone())) {
@@ -69,4 +110,25 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
             None => true,
         }
     })
+}
+
+/// An object of the index by kind, namespace and name, preferring the given source.
+fn find<'a>(
+    ix: &'a Index,
+    source: usize,
+    kind: &str,
+    namespace: Option<&str>,
+    name: &str,
+) -> Option<&'a crate::model::Object> {
+    let mut matching = ix
+        .objects
+        .iter()
+        .filter(|o| o.kind == kind && o.name == name && o.namespace.as_deref() == namespace);
+    let first = matching.next()?;
+    Some(
+        std::iter::once(first)
+            .chain(matching)
+            .find(|o| o.source == source)
+            .unwrap_or(first),
+    )
 }

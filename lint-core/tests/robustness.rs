@@ -3,7 +3,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use pvlint_core::{lint, Options, Severity, Source};
+use pvlint_core::{lint, Options, RuleLevel, Severity, Source};
 
 /// xorshift64*: deterministic, no dependency.
 struct Rng(u64);
@@ -264,4 +264,27 @@ fn a_broken_cluster_state_is_reported_once_even_file_by_file() {
     assert_eq!(cluster_errors[0].rule, "parse-error");
     assert!(cluster_errors[0].message.starts_with("cluster state: "));
     assert_eq!(r.summary.sources, 2);
+}
+
+#[test]
+fn the_parse_error_rule_settings_hold_for_the_cluster_state_too() {
+    let a = Source::new("a.yaml", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: a}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: \"\"\n  resources: {requests: {storage: 1Gi}}\n");
+    let cluster = Source::new("live.yaml", "apiVersion: v1\nkind: List\nitems: [\n");
+    let run = |level: RuleLevel| {
+        let mut options = Options::default();
+        options.rules.insert("parse-error".into(), level);
+        pvlint_core::api::lint(&pvlint_core::Request {
+            sources: vec![a.clone()],
+            cluster: vec![cluster.clone()],
+            options,
+            ..Default::default()
+        })
+        .findings
+        .into_iter()
+        .filter(|f| f.location.file == "live.yaml")
+        .map(|f| f.severity)
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(run(RuleLevel::Off), vec![], "switched off");
+    assert_eq!(run(RuleLevel::Warning), vec![Severity::Warning]);
 }

@@ -196,6 +196,15 @@ pub fn run(args: Args) -> Exit {
             )
         }
     };
+    // A settings file's kubeVersion is for offline runs: the cluster's (or the saved
+    // state's) version decides here, and one that differs is named, not silently dropped.
+    if let Some(v) = cfg.kube_version.filter(|&v| v != options.kube_version) {
+        eprintln!(
+            "pvlint: note: judging for Kubernetes {}, the version of {what}, not kubeVersion {v} of {}",
+            options.kube_version,
+            cfg.path.display()
+        );
+    }
     let report = pvlint_core::api::lint(&Request {
         cluster: vec![source],
         options,

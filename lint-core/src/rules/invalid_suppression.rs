@@ -46,7 +46,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     .consequence(Consequence {
                         summary: format!(
                             "nothing is suppressed for \"{name}\"{}",
-                            hint.map(|h| format!("; the rule {h} still reports this object"))
+                            hint.map(|h| format!("; any finding of {h} about this object is still reported"))
                                 .unwrap_or_default()
                         ),
                         subject: None,

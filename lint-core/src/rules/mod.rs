@@ -116,6 +116,7 @@ pub static ALSO_ON_CLUSTER: &[&str] = &[
     "delete-policy-without-finalizer",
     "hostpath-persistent-volume",
     "invalid-nfs-server",
+    "invalid-suppression",
     "multiple-default-storage-classes",
     "recycle-policy-deprecated",
     "rwo-rolling-surge",
@@ -534,7 +535,7 @@ impl Finding {
     }
 
     pub fn consequence(&mut self, c: Consequence) -> &mut Self {
-        self.consequence = Some(c);
+        self.consequence = Some(Box::new(c));
         self
     }
 

@@ -35,14 +35,14 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 let f = sink.report_diag(ctx.sources, d);
                 f.message = format!("unrendered {}: lint what it renders to", kind.name());
                 f.help = kind.how_to_render().to_string();
-                f.consequence = Some(Consequence {
+                f.consequence = Some(Box::new(Consequence {
                     summary: "objects with placeholders in the fields pvlint reads are left out of the analysis, and template syntax is not reported as YAML errors; the rendered output is what the cluster gets".into(),
                     subject: None,
                     phase: None,
                     event: None,
                     storage: None,
                     assumptions: Vec::new(),
-                });
+                }));
             }
             DiagKind::KustomizeInput {
                 kustomization,
@@ -61,7 +61,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 );
                 f.help = "lint the rendered overlay, e.g. `kubectl kustomize DIR | pvlint lint -`"
                     .into();
-                f.consequence = Some(Consequence {
+                f.consequence = Some(Box::new(Consequence {
                     summary: if field.starts_with("patches") {
                         format!("{k} uses this file under `{field}`: kustomize merges it into the object it names and never applies it as written; pvlint reads that object as written when the input has it, else takes a complete patch for the object and leaves a partial one out")
                     } else {
@@ -72,7 +72,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     event: None,
                     storage: None,
                     assumptions: Vec::new(),
-                });
+                }));
                 f.related.push(crate::finding::Related {
                     message: format!("listed under `{field}`"),
                     location: crate::finding::Location::new(kustomization, k, 0, at),

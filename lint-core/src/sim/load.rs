@@ -83,6 +83,12 @@ impl World {
             self.add_consumers(side, ix);
         }
         self.decide_missing_classes();
+        // No claim is created from here on (only by a what-if `apply`), and a volume only by
+        // provisioning, at most one per claim: room for exactly that, not the doubling slack.
+        self.claims.shrink_to_fit();
+        let unbound = self.claims.len();
+        self.volumes.shrink_to_fit();
+        self.volumes.reserve_exact(unbound);
     }
 
     /// Loads more manifests onto the running world (the `apply` operation).
