@@ -66,12 +66,33 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
     }
     // Nobody writes annotations on a VolumeAttachment (the attach/detach controller creates
     // it): the volume it attaches, and that volume's claim, speak for it.
+    // Volumes and claims by kind, namespace and name, looked up once per attachment.
+    type Key<'a> = (&'a str, Option<&'a str>, &'a str);
+    let mut by_name: HashMap<Key<'_>, Vec<&crate::model::Object>> = HashMap::new();
+    for o in ix
+        .objects
+        .iter()
+        .filter(|o| o.kind == "PersistentVolume" || o.kind == "PersistentVolumeClaim")
+    {
+        by_name
+            .entry((o.kind.as_str(), o.namespace.as_deref(), o.name.as_str()))
+            .or_default()
+            .push(o);
+    }
+    // The definition in the attachment's own source when several sources hold one.
+    let find = |source: usize, key: Key<'_>| {
+        let all = by_name.get(&key)?;
+        all.iter()
+            .find(|o| o.source == source)
+            .or(all.first())
+            .copied()
+    };
     for va in ix.objects.iter().filter(|o| o.kind == "VolumeAttachment") {
         let Some(pv) = va
             .root
             .at("spec.source.persistentVolumeName")
             .and_then(Node::as_str)
-            .and_then(|n| find(ix, va.source, "PersistentVolume", None, n))
+            .and_then(|n| find(va.source, ("PersistentVolume", None, n)))
         else {
             continue;
         };
@@ -82,11 +103,8 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
             .and_then(|name| {
                 let ns = pv.root.at("spec.claimRef.namespace").and_then(Node::as_str);
                 find(
-                    ix,
                     va.source,
-                    "PersistentVolumeClaim",
-                    ns.or(Some("default")),
-                    name,
+                    ("PersistentVolumeClaim", ns.or(Some("default")), name),
                 )
             });
         let names: Vec<String> = [Some(pv), claim]
@@ -110,25 +128,4 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
             None => true,
         }
     })
-}
-
-/// An object of the index by kind, namespace and name, preferring the given source.
-fn find<'a>(
-    ix: &'a Index,
-    source: usize,
-    kind: &str,
-    namespace: Option<&str>,
-    name: &str,
-) -> Option<&'a crate::model::Object> {
-    let mut matching = ix
-        .objects
-        .iter()
-        .filter(|o| o.kind == kind && o.name == name && o.namespace.as_deref() == namespace);
-    let first = matching.next()?;
-    Some(
-        std::iter::once(first)
-            .chain(matching)
-            .find(|o| o.source == source)
-            .unwrap_or(first),
-    )
 }
