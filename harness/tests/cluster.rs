@@ -886,11 +886,38 @@ fn the_settings_file_switches_rules_off_and_sets_the_exit_threshold() {
     );
     assert_eq!(report(&o).options.kube_version.to_string(), "1.34");
     assert!(
-        stderr(&o).contains("pvlint: note: judging for Kubernetes 1.34, the version of ")
-            && stderr(&o).contains("not kubeVersion 1.29 of "),
+        stderr(&o).contains(&format!(
+            "pvlint: note: judging for Kubernetes 1.34, the version {} records, not kubeVersion 1.29 of ",
+            saved.display()
+        )),
         "{}",
         stderr(&o)
     );
+    let with = |extra: &[&str], state: &Path| {
+        let mut args = vec![
+            "cluster",
+            "--cluster-state",
+            state.to_str().unwrap(),
+            "--format",
+            "json",
+            "--config",
+            cfg.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        pvlint(&tmp.0, &args)
+    };
+    // --kube-version decides without a word.
+    let o = with(&["--kube-version", "1.31"], &saved);
+    assert_eq!(report(&o).options.kube_version.to_string(), "1.31");
+    assert_eq!(stderr(&o), "", "the flag was asked for");
+    // A state whose header records no version: the settings file's kubeVersion, silently.
+    let bare = tmp.path("bare.yaml");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let body: Vec<&str> = text.lines().skip_while(|l| l.starts_with('#')).collect();
+    std::fs::write(&bare, body.join("\n")).unwrap();
+    let o = with(&[], &bare);
+    assert_eq!(report(&o).options.kube_version.to_string(), "1.29");
+    assert_eq!(stderr(&o), "");
     // A broken settings file is one clear error, exit 2.
     std::fs::write(&cfg, "failOn: sometimes\n").unwrap();
     let o = pvlint(

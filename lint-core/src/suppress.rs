@@ -96,6 +96,9 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
         else {
             continue;
         };
+        // The claim the volume is bound to: claimRef's namespace as written (no default, as
+        // IsVolumeBoundToClaim compares it), and its UID when claimRef has one (a claim
+        // created again under the same name is another claim).
         let claim = pv
             .root
             .at("spec.claimRef.name")
@@ -104,8 +107,21 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
                 let ns = pv.root.at("spec.claimRef.namespace").and_then(Node::as_str);
                 find(
                     va.source,
-                    ("PersistentVolumeClaim", ns.or(Some("default")), name),
+                    ("PersistentVolumeClaim", Some(ns.unwrap_or("")), name),
                 )
+            })
+            .filter(|c| {
+                let uid = |o: &crate::model::Object, path| {
+                    o.root
+                        .at(path)
+                        .and_then(Node::as_str)
+                        .filter(|u| !u.is_empty())
+                        .map(str::to_string)
+                };
+                match (uid(pv, "spec.claimRef.uid"), uid(c, "metadata.uid")) {
+                    (Some(want), Some(have)) => want == have,
+                    _ => true,
+                }
             });
         let names: Vec<String> = [Some(pv), claim]
             .into_iter()

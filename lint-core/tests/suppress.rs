@@ -56,6 +56,24 @@ fn a_stale_attachment_is_suppressed_by_its_volume_or_claim_annotation() {
             "on {on}: counted as suppressed"
         );
     }
+    // A claim created again under the same name (another UID than the volume's claimRef
+    // holds) is not the volume's claim: its annotation does not speak for the attachment.
+    let recreated = SEED_003
+        .replacen(
+            "    annotations:\n      pv.kubernetes.io/bind-completed",
+            "    annotations:\n      pvlint.io/ignore: stale-volume-attachment\n      pv.kubernetes.io/bind-completed",
+            1,
+        )
+        .replacen(
+            "    namespace: default\n    uid: 0a5eb91b-3720-11e8-8d2b-000c29f8a512",
+            "    namespace: default\n    uid: 0a5eb91b-9999-4000-8000-000000000009",
+            1,
+        );
+    assert_ne!(recreated, SEED_003);
+    assert!(
+        rules(&audit(&recreated).findings).contains(&"stale-volume-attachment"),
+        "a recreated claim does not suppress"
+    );
     // Another rule's name suppresses nothing.
     let text = SEED_003.replacen(
         "    annotations:\n      pv.kubernetes.io/provisioned-by",

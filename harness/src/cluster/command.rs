@@ -158,17 +158,22 @@ pub fn run(args: Args) -> Exit {
                 Ok(t) => t,
                 Err(e) => return error(format!("--cluster-state {}: {e}", path.display())),
             };
-            let version = match (args.kube_version, super::header_version(&text)) {
-                (Some(v), _) => v,
-                (None, Some(Ok(v))) => v,
+            // --kube-version, else the version the saved state's header records, else the
+            // settings file's kubeVersion, else pvlint's default.
+            let (version, read_from_state) = match (args.kube_version, super::header_version(&text))
+            {
+                (Some(v), _) => (v, false),
+                (None, Some(Ok(v))) => (v, true),
                 (None, Some(Err(e))) => return error(format!("{}: {e}", path.display())),
-                (None, None) => KubeVersion::DEFAULT,
+                (None, None) => (cfg.kube_version.unwrap_or(KubeVersion::DEFAULT), false),
             };
             let what = format!("{} (Kubernetes {version})", path.display());
+            let from_state =
+                read_from_state.then(|| format!("the version {} records", path.display()));
             (
                 Source::new(path.display().to_string(), text),
                 options(version),
-                what,
+                (what, from_state),
             )
         }
         None => {
@@ -192,18 +197,21 @@ pub fn run(args: Args) -> Exit {
             (
                 Source::new(name, text),
                 options(scan.version),
-                scan.describe(),
+                (scan.describe(), Some("the cluster's version".to_string())),
             )
         }
     };
     // A settings file's kubeVersion is for offline runs: the cluster's (or the saved
     // state's) version decides here, and one that differs is named, not silently dropped.
-    if let Some(v) = cfg.kube_version.filter(|&v| v != options.kube_version) {
-        eprintln!(
-            "pvlint: note: judging for Kubernetes {}, the version of {what}, not kubeVersion {v} of {}",
-            options.kube_version,
-            cfg.path.display()
-        );
+    let (what, from_state) = what;
+    if let (Some(v), Some(from)) = (cfg.kube_version, &from_state) {
+        if v != options.kube_version {
+            eprintln!(
+                "pvlint: note: judging for Kubernetes {}, {from}, not kubeVersion {v} of {}",
+                options.kube_version,
+                cfg.path.display()
+            );
+        }
     }
     let report = pvlint_core::api::lint(&Request {
         cluster: vec![source],

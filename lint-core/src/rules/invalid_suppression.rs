@@ -23,6 +23,11 @@ pub const RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for (id, obj) in ctx.index.objects.iter().enumerate() {
+        // On a live cluster, a ReplicaSet, Job or Pod a controller owns carries a copy of its
+        // owner's pod template annotations: the typo is reported once, on the owner.
+        if ctx.live.is_some_and(|l| l.controlled.contains(&id)) {
+            continue;
+        }
         for (path, value) in suppress::annotations(&obj.root) {
             let Some(text) = value.as_str() else {
                 continue;

@@ -84,11 +84,17 @@ impl World {
         }
         self.decide_missing_classes();
         // No claim is created from here on (only by a what-if `apply`), and a volume only by
-        // provisioning, at most one per claim: room for exactly that, not the doubling slack.
+        // provisioning, at most one per claim that is neither bound nor pre-bound to a volume
+        // by name (syncUnboundClaim provisions only those): room for exactly that, not the
+        // doubling slack. What-if operations still grow the vectors as usual.
         self.claims.shrink_to_fit();
-        let unbound = self.claims.len();
+        let may_provision = self
+            .claims
+            .iter()
+            .filter(|c| !c.bind_completed && c.volume_name.is_none())
+            .count();
         self.volumes.shrink_to_fit();
-        self.volumes.reserve_exact(unbound);
+        self.volumes.reserve_exact(may_provision);
     }
 
     /// Loads more manifests onto the running world (the `apply` operation).
