@@ -147,10 +147,49 @@ fn check(dir: &Path, run: &Run) {
 #[test]
 fn every_fixture_gets_its_decision_under_the_wapc_host() {
     let all = fixtures();
-    assert!(all.len() >= 10, "fixtures went missing");
+    assert!(all.len() >= 20, "fixtures went missing");
     for dir in &all {
         let run = admission_test(dir, Some("cluster.yaml"), &["--format", "json"]);
         check(dir, &run);
+    }
+}
+
+/// Every kind the policy validates (metadata.yml's rules) is judged in at least one fixture,
+/// and every seed scenario has its request.
+#[test]
+fn every_validated_kind_and_seed_has_a_fixture() {
+    let mut kinds = BTreeSet::new();
+    let mut names = BTreeSet::new();
+    for dir in fixtures() {
+        names.insert(dir.file_name().unwrap().to_string_lossy().into_owned());
+        let req = doc(&dir.join("request.json"));
+        let req = req.get("request").cloned().unwrap_or(req);
+        if let Some(k) = req.pointer("/kind/kind").and_then(Value::as_str) {
+            kinds.insert(k.to_string());
+        }
+    }
+    for kind in [
+        "PersistentVolume",
+        "PersistentVolumeClaim",
+        "StorageClass",
+        "Deployment",
+        "StatefulSet",
+        "DaemonSet",
+        "ReplicaSet",
+        "Job",
+        "CronJob",
+        "Pod",
+    ] {
+        assert!(
+            kinds.contains(kind),
+            "no fixture judges a {kind}: {kinds:?}"
+        );
+    }
+    for seed in ["seed-000", "seed-001", "seed-002", "seed-003", "seed-004"] {
+        assert!(
+            names.iter().any(|n| n.starts_with(seed)),
+            "no fixture for {seed}"
+        );
     }
 }
 

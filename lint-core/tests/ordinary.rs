@@ -17,6 +17,15 @@ use std::path::{Path, PathBuf};
 
 use pvlint_core::{api, Report, Request, Severity, Source};
 
+/// Writes to stderr past the test harness's capture (it takes only the print macros), so a
+/// skipped check is seen under a plain `cargo test`.
+macro_rules! loud {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 fn ordinary_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ordinary")
 }
@@ -196,7 +205,7 @@ fn generated_files_match_the_tools() {
     let version = match version {
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).into_owned(),
         _ => {
-            println!(
+            loud!(
                 "SKIPPED generated_files_match_the_tools: kubectl is not installed; install \
                  kubectl {KUBECTL}x (kustomize {KUSTOMIZE}) to check generated/ against the tools"
             );
@@ -207,7 +216,7 @@ fn generated_files_match_the_tools() {
     let kubectl = json["clientVersion"]["gitVersion"].as_str().unwrap_or("");
     let kustomize = json["kustomizeVersion"].as_str().unwrap_or("");
     if !kubectl.starts_with(KUBECTL) || kustomize != KUSTOMIZE {
-        println!(
+        loud!(
             "SKIPPED generated_files_match_the_tools: kubectl {kubectl} / kustomize {kustomize} \
              is not the {KUBECTL}x / {KUSTOMIZE} that wrote generated/ (their output differs \
              between releases); regenerate with generate.sh when upgrading"
@@ -243,6 +252,46 @@ fn generated_files_match_the_tools() {
             fresh == kept,
             "generated/{name} is not what the tools print now; run \
              `bash lint-core/tests/ordinary/generate.sh` and review the diff"
+        );
+    }
+}
+
+/// Files for tools, not for the API server — kind's `Cluster`, Kustomize's `Component` and
+/// `Kustomization`, component configuration of any `*.config.k8s.io` group — are not API
+/// objects: no finding at all about them (no missing metadata.name, no unknown kind).
+#[test]
+fn tool_configuration_is_not_an_api_object() {
+    let files = [
+        (
+            "kind-config.yaml",
+            "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nname: dev\nnodes:\n- role: control-plane\n  extraMounts:\n  - hostPath: /srv/data\n    containerPath: /var/local-path-provisioner\n- role: worker\n- role: worker\n",
+        ),
+        (
+            "components/backup/kustomization.yaml",
+            "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n- cronjob.yaml\npatches:\n- path: retain.yaml\n",
+        ),
+        (
+            "kustomization.yaml",
+            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: shop\nresources:\n- statefulset.yaml\ncomponents:\n- components/backup\n",
+        ),
+        (
+            "scheduler-config.yaml",
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n  - name: VolumeBinding\n    args:\n      bindTimeoutSeconds: 600\n",
+        ),
+        (
+            "kubelet-config.yaml",
+            "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 110\nvolumeStatsAggPeriod: 1m\n",
+        ),
+    ];
+    for (name, text) in files {
+        let r = api::lint(&Request::new(vec![Source::new(name, text)]));
+        assert!(
+            r.findings.is_empty(),
+            "{name}: {:#?}",
+            r.findings
+                .iter()
+                .map(|f| (&f.rule, &f.message))
+                .collect::<Vec<_>>()
         );
     }
 }

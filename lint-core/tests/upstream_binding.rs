@@ -596,3 +596,36 @@ fn admission_test_default_class_choice() {
     );
     assert_eq!(s.claims[0].class.as_deref(), Some(""));
 }
+
+/// The legacy beta annotation `volume.beta.kubernetes.io/storage-class`:
+/// component-helpers storage/volume GetPersistentVolumeClaimClass reads it before
+/// spec.storageClassName, and PersistentVolumeClaimHasClass counts it as a class, so the
+/// DefaultStorageClass admission plugin (setdefault admission.go: "PVC has a class") leaves
+/// such a claim alone; the PV controller compares the annotation's class with the volume's.
+#[test]
+fn get_persistent_volume_claim_class_beta_annotation_first() {
+    let default = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: storage.k8s.io/v1\n  kind: StorageClass\n  metadata:\n    name: standard\n    annotations: {storageclass.kubernetes.io/is-default-class: \"true\"}\n  provisioner: example.com/p\n";
+    let annotated = |ann: &str, spec: &str| {
+        format!("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: c\n  namespace: default\n  annotations: {{volume.beta.kubernetes.io/storage-class: \"{ann}\"}}\nspec:\n  accessModes: [ReadWriteOnce, ReadOnlyMany]\n  resources: {{requests: {{storage: 1Gi}}}}\n{spec}---\n")
+    };
+    // The annotation wins over spec.storageClassName.
+    let s = run(
+        &format!(
+            "{}{}",
+            annotated("gold", "  storageClassName: silver\n"),
+            pv("pv-gold", "1Gi", "  storageClassName: gold\n")
+        ),
+        default,
+    );
+    assert_eq!(phase(&s, "c"), ClaimPhase::Bound);
+    assert_eq!(s.claims[0].volume.as_deref(), Some("pv-gold"));
+    // An empty annotation is a class (""): no default is given, and the claim binds a
+    // class-less volume.
+    let s = run(
+        &format!("{}{}", annotated("", ""), pv("pv-none", "1Gi", "")),
+        default,
+    );
+    assert_eq!(s.claims[0].class.as_deref(), Some(""));
+    assert_ne!(s.claims[0].class_source, "admission");
+    assert_eq!(s.claims[0].volume.as_deref(), Some("pv-none"));
+}

@@ -87,6 +87,11 @@ fn cases() -> Vec<(&'static str, String, Option<&'static str>)> {
         // batch validation: a Job's pods must not restart Always
         ("validateJobSpec/restartPolicy unset", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec: {containers: [{name: c, image: x}]}\n".into(), Some("restartPolicy: Required value: valid values: \"OnFailure\", \"Never\"")),
         ("validateJobSpec/restartPolicy Never", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n".into(), None),
+        // validateConcurrencyPolicy (ValidateCronJobSpec): Allow, Forbid, Replace; unset is
+        // defaulted to Allow before validation (SetDefaults_CronJob)
+        ("validateConcurrencyPolicy/unsupported", "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: cj}\nspec:\n  schedule: \"0 1 * * *\"\n  concurrencyPolicy: Never\n  jobTemplate:\n    spec:\n      template:\n        spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n".into(), Some("spec.concurrencyPolicy: Unsupported value: \"Never\": supported values: \"Allow\", \"Forbid\", \"Replace\"")),
+        ("validateConcurrencyPolicy/Replace", "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: cj}\nspec:\n  schedule: \"0 1 * * *\"\n  concurrencyPolicy: Replace\n  jobTemplate:\n    spec:\n      template:\n        spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n".into(), None),
+        ("SetDefaults_CronJob/concurrencyPolicy unset", "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: cj}\nspec:\n  schedule: \"0 1 * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n".into(), None),
         // ValidateVolumes
         ("ValidateVolumes/claimName required", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: x}]\n  volumes: [{name: v, persistentVolumeClaim: {claimName: \"\"}}]\n".into(), Some("persistentVolumeClaim.claimName: Required value")),
         ("ValidateVolumes/duplicate name", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: x}]\n  volumes: [{name: v, emptyDir: {}}, {name: v, persistentVolumeClaim: {claimName: c}}]\n".into(), Some("spec.volumes[1].name: Duplicate value: \"v\"")),

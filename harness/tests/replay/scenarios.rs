@@ -181,3 +181,23 @@ pub fn large(n: usize) -> Vec<Value> {
     }
     out
 }
+
+/// A StorageClass of the in-tree RBD provisioner (kube-controller-manager served it until
+/// 1.30) and a claim of that class waiting for its volume.
+pub fn in_tree_rbd() -> Vec<Value> {
+    vec![
+        json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+               "metadata": {"name": "fast-rbd", "uid": "5c1d2e3f-0000-4000-8000-0000000000a1"},
+               "provisioner": "kubernetes.io/rbd",
+               "parameters": {"monitors": "10.16.153.105:6789", "pool": "kube"},
+               "reclaimPolicy": "Delete", "volumeBindingMode": "Immediate"}),
+        json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+               "metadata": {"name": "data", "namespace": "default", "uid": "5c1d2e3f-0000-4000-8000-0000000000c1",
+                            "annotations": {"volume.beta.kubernetes.io/storage-provisioner": "kubernetes.io/rbd",
+                                            "volume.kubernetes.io/storage-provisioner": "kubernetes.io/rbd"},
+                            "finalizers": ["kubernetes.io/pvc-protection"]},
+               "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "10Gi"}},
+                        "storageClassName": "fast-rbd", "volumeMode": "Filesystem"},
+               "status": {"phase": "Pending"}}),
+    ]
+}

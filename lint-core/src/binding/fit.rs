@@ -8,6 +8,12 @@
 //!   claim, inside the access-mode group `findByClaim` (index.go) picked: capacity, volumeMode,
 //!   deletion, then (for volumes not pre-bound to the claim) phase, selector, class.
 //!   The access-mode group guarantees the modes, so they are not checked again here.
+//!
+//! Node affinity is not a check here: the PV controller calls `FindMatchingVolume` with a nil
+//! node (index.go findByClaim, `nil /* node for topology binding*/`), so it never compares a
+//! volume's nodeAffinity. Only the scheduler's VolumeBinding plugin does, for claims whose
+//! class waits for the first consumer, against the node it picks; pvlint knows no nodes from
+//! manifests and does not model that step.
 
 use std::fmt;
 

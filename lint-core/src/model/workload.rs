@@ -61,6 +61,18 @@ pub enum Strategy {
     },
 }
 
+/// CronJobs: what the controller does when a run is due while the last one is still active
+/// (cronjob_controllerv2.go syncCronJob; SetDefaults_CronJob makes it Allow when unset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Concurrency {
+    /// Start another Job: the runs overlap.
+    Allow,
+    /// Skip the run while one is active.
+    Forbid,
+    /// Delete the active Job (in the background), then start the new one.
+    Replace,
+}
+
 /// A pod volume that mounts a claim.
 #[derive(Debug, Clone)]
 pub struct ClaimUse {
@@ -81,6 +93,8 @@ pub struct Workload {
     pub ordinals_start: i64,
     /// StatefulSets: spec.podManagementPolicy is Parallel (default OrderedReady).
     pub parallel_pods: bool,
+    /// CronJobs: spec.concurrencyPolicy and its field (None when left to the default, Allow).
+    pub concurrency: Option<(Concurrency, Option<Field>)>,
 }
 
 fn int_or_percent(r: &mut Reader<'_>, node: &Node, path: &str) -> Option<IntOrPercent> {
@@ -330,6 +344,29 @@ pub(crate) fn read_workload(
     } else {
         (0, false)
     };
+    let concurrency = (kind == WorkloadKind::CronJob).then(|| {
+        // ValidateCronJobSpec -> validateConcurrencyPolicy.
+        match r.string("spec.concurrencyPolicy") {
+            None => (Concurrency::Allow, None),
+            Some(p) => {
+                let c = match p.value.as_str() {
+                    "Allow" => Concurrency::Allow,
+                    "Forbid" => Concurrency::Forbid,
+                    "Replace" => Concurrency::Replace,
+                    other => {
+                        r.invalid(
+                            p.field.clone(),
+                            Severity::Error,
+                            format!("spec.concurrencyPolicy: Unsupported value: \"{other}\": supported values: \"Allow\", \"Forbid\", \"Replace\"; the API server rejects this object"),
+                            "use Allow (the default), Forbid or Replace".into(),
+                        );
+                        Concurrency::Allow
+                    }
+                };
+                (c, Some(p.field))
+            }
+        }
+    });
     Workload {
         obj: id,
         kind,
@@ -340,5 +377,6 @@ pub(crate) fn read_workload(
         claims,
         ordinals_start,
         parallel_pods,
+        concurrency,
     }
 }

@@ -6,9 +6,11 @@ pub const RULE: Rule = Rule {
     severity: Severity::Warning,
     summary: "A claim's spec.volumeName names a PersistentVolume that is not in the input",
     docs: Docs {
-        what: "Finds claims whose `spec.volumeName` names a volume the input does not define. It reports only \
-               when the input holds at least one PersistentVolume or `--complete` says the input is the whole \
-               picture; otherwise it notes it at info level (the volume may already exist in the cluster).",
+        what: "Finds claims whose `spec.volumeName` names a volume the input does not define. Only `--complete` \
+               or `--cluster-state` make the volume's absence definite: then a warning, or an error when the \
+               claim also carries `pv.kubernetes.io/bind-completed` (it goes Lost). Otherwise an info: the \
+               volume may already exist in the cluster or be created at run time (a PersistentVolume in the \
+               input does not mean the input lists every volume).",
         why: "A pre-bound claim whose volume does not exist stays `Pending` with no event. If it also carries \
               `pv.kubernetes.io/bind-completed`, it goes `Lost` (Warning `ClaimLost` \"Bound claim has lost its \
               PersistentVolume. Data on the volume is lost!\") and never recovers.",

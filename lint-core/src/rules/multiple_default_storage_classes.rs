@@ -7,7 +7,8 @@ pub const RULE: Rule = Rule {
     summary: "More than one StorageClass is marked default",
     docs: Docs {
         what: "Finds StorageClasses annotated `storageclass.kubernetes.io/is-default-class: \"true\"` (or the beta \
-               form) when another one is too.",
+               form) when another one is too: in the input, or in the cluster state the input is applied to \
+               (`--cluster-state`, the cluster the admission policy reads).",
         why: "Claims without `storageClassName` get the default class at admission. Before Kubernetes 1.26 the \
               DefaultStorageClass admission plugin rejects such claims when several defaults exist; since 1.26 \
               the newest default (by creationTimestamp, then name) wins, so which class new claims get depends \
@@ -23,13 +24,38 @@ pub const RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let defaults = ctx.index.default_classes();
-    if defaults.len() < 2 {
+    // Applied onto a known cluster (`--cluster-state`, admission): the cluster's own default
+    // classes count too (a class of the input with the same name replaces the cluster's).
+    let live: Vec<&str> = if ctx.side == Side::Manifest {
+        ctx.sim
+            .classes()
+            .iter()
+            .filter(|c| {
+                c.is_default
+                    && matches!(
+                        c.knowledge,
+                        crate::sim::ClassKnowledge::Defined(Side::Cluster, _)
+                    )
+            })
+            .map(|c| c.name.as_str())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if defaults.is_empty() || defaults.len() + live.len() < 2 {
         return;
     }
-    let names: Vec<&str> = defaults.iter().map(|c| c.name.as_str()).collect();
+    let mut names: Vec<String> = defaults.iter().map(|c| c.name.clone()).collect();
+    names.extend(live.iter().map(|n| format!("{n} (in the cluster)")));
+    // With only one default in the input, it is the one that makes a second.
+    let reported = if defaults.len() == 1 {
+        &defaults[..]
+    } else {
+        &defaults[1..]
+    };
     let old = !ctx.options.kube_version.at_least(26);
     let chosen = ctx.sim.default_class().ok().flatten();
-    for c in &defaults[1..] {
+    for c in reported {
         let field = c
             .is_default
             .clone()
@@ -38,7 +64,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             format!(
                 "on Kubernetes {} the DefaultStorageClass admission plugin refuses every claim without storageClassName (\"{} default StorageClasses were found\")",
                 ctx.options.kube_version,
-                defaults.len()
+                names.len()
             )
         } else {
             format!(
@@ -47,35 +73,38 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             )
         };
         let first = defaults[0];
-        sink.report(
-            ctx,
-            c.obj,
-            &field,
-            format!("StorageClasses {} are all marked default", names.join(", ")),
-        )
-        .severity(if old {
-            Severity::Error
-        } else {
-            Severity::Warning
-        })
-        .consequence(Consequence {
-            summary,
-            subject: None,
-            phase: None,
-            event: None,
-            storage: None,
-            assumptions: Vec::new(),
-        })
-        .help("keep exactly one default StorageClass")
-        .suggest(
-            format!("mark only one class default; on {} write", c.name),
-            Some(format!("{}: \"false\"", kube::ANN_DEFAULT_CLASS)),
-        )
-        .related(
-            ctx,
-            first.obj,
-            first.is_default.as_ref().expect("default"),
-            format!("{} is marked default too", first.name),
-        );
+        let f = sink
+            .report(
+                ctx,
+                c.obj,
+                &field,
+                format!("StorageClasses {} are all marked default", names.join(", ")),
+            )
+            .severity(if old {
+                Severity::Error
+            } else {
+                Severity::Warning
+            })
+            .consequence(Consequence {
+                summary,
+                subject: None,
+                phase: None,
+                event: None,
+                storage: None,
+                assumptions: Vec::new(),
+            })
+            .help("keep exactly one default StorageClass")
+            .suggest(
+                format!("mark only one class default; on {} write", c.name),
+                Some(format!("{}: \"false\"", kube::ANN_DEFAULT_CLASS)),
+            );
+        if first.obj != c.obj {
+            f.related(
+                ctx,
+                first.obj,
+                first.is_default.as_ref().expect("default"),
+                format!("{} is marked default too", first.name),
+            );
+        }
     }
 }

@@ -1,5 +1,5 @@
 use super::prelude::*;
-use crate::model::{PodCount, WorkloadKind};
+use crate::model::{Concurrency, PodCount, WorkloadKind};
 
 pub const RULE: Rule = Rule {
     id: "rwo-shared-by-replicas",
@@ -9,7 +9,9 @@ pub const RULE: Rule = Rule {
     docs: Docs {
         what: "Finds workloads that run more than one pod at a time — replicas above 1, every DaemonSet, Jobs \
                and CronJobs with parallelism above 1 — whose pod template mounts the same claim, when that claim \
-               allows only ReadWriteOnce or ReadWriteOncePod.",
+               allows only ReadWriteOnce or ReadWriteOncePod. A CronJob of one pod per run whose \
+               `concurrencyPolicy` is Allow (the default) is noted at info level: its runs overlap when one \
+               outlasts the schedule's interval.",
         why: "ReadWriteOncePod lets exactly one pod use the claim: the scheduler keeps the others Pending \
               (\"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access \
               mode\"). A ReadWriteOnce volume that attaches to nodes serves one node: pods scheduled elsewhere \
@@ -21,12 +23,92 @@ pub const RULE: Rule = Rule {
         known_problems: "Pods that all land on one node share a ReadWriteOnce volume without trouble; pvlint does not model \
                          node selectors or affinity that might force that (on a live cluster of one node, `pvlint \
                          cluster` does not report it). For a driver it does not know, it assumes \
-                         the volume attaches (as block storage does), and says so.",
+                         the volume attaches (as block storage does), and says so. pvlint cannot know how long a \
+                         CronJob's run takes, so overlapping runs under concurrencyPolicy Allow are only an info; \
+                         Replace deletes the active Job in the background, and its pod may still hold the volume \
+                         for its grace period when the next one starts (not reported).",
     },
     check,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    shared_by_pods(ctx, sink);
+    overlapping_runs(ctx, sink);
+}
+
+/// CronJobs whose runs may overlap (concurrencyPolicy Allow): cronjob_controllerv2.go
+/// syncCronJob starts the next Job whatever is still active, unless the policy is Forbid
+/// (skip the run) or Replace (delete the active Job first).
+fn overlapping_runs(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    let ix = ctx.index;
+    let sim = ctx.sim;
+    for w in ix.workloads.iter().filter(|w| !ix.is_rejected(w.obj)) {
+        let Some((Concurrency::Allow, policy_field)) = &w.concurrency else {
+            continue;
+        };
+        // Several pods per run are reported as parallel pods already.
+        if !matches!(w.pods, PodCount::Fixed { count: 1, .. }) {
+            continue;
+        }
+        for use_ in &w.claims {
+            let Some(cid) = sim.claim_named(&w.namespace, &use_.claim.value) else {
+                continue;
+            };
+            let c = sim.claim(cid);
+            if !c.spec.modes.exclusive_only() {
+                continue;
+            }
+            let name = &c.key.name;
+            let (modes, what) = if c.spec.modes.has_rwop() {
+                (
+                    "ReadWriteOncePod",
+                    "the new run's pod stays Pending (FailedScheduling \"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\") until the last run ends".to_string(),
+                )
+            } else {
+                if ctx.live.is_some_and(|l| l.nodes.len() == 1) {
+                    continue;
+                }
+                match sim.attachment(cid) {
+                    Attach::Exclusive { why } | Attach::Assumed { why } => (
+                        "ReadWriteOnce",
+                        format!("its volume attaches to one node ({why}): a new run's pod on another node fails with Warning FailedAttachVolume (Multi-Attach error) until the last run ends"),
+                    ),
+                    _ => continue,
+                }
+            };
+            let field = policy_field
+                .clone()
+                .unwrap_or_else(|| ctx.obj(w.obj).whole());
+            let f = sink.report(
+                ctx,
+                w.obj,
+                &field,
+                format!(
+                    "CronJob {}'s runs may overlap on {modes} claim {name} (concurrencyPolicy Allow)",
+                    w.name
+                ),
+            );
+            f.severity(Severity::Info)
+                .consequence(Consequence {
+                    summary: format!(
+                        "a run still active when the next is due starts another Job (concurrencyPolicy Allow{}); {what}",
+                        if policy_field.is_none() { ", the default" } else { "" }
+                    ),
+                    subject: None,
+                    phase: None,
+                    event: None,
+                    storage: None,
+                    assumptions: Vec::new(),
+                })
+                .help("concurrencyPolicy Forbid skips a run while the last one is active")
+                .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {name}"))
+                .suggest("start a run only when the last one has finished", Some("concurrencyPolicy: Forbid".into()));
+        }
+    }
+}
+
+/// Workloads that run several pods at once on one claim.
+fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
     let sim = ctx.sim;
     for w in ix.workloads.iter().filter(|w| !ix.is_rejected(w.obj)) {

@@ -7,8 +7,11 @@ pub const RULE: Rule = Rule {
     summary: "A claim or volumeClaimTemplate names a StorageClass that does not exist",
     docs: Docs {
         what: "Finds claims and StatefulSet volumeClaimTemplates whose storage class is neither defined in the \
-               input nor used by any PersistentVolume in it. Reported when the input holds StorageClasses (or \
-               `--complete` is given); otherwise noted at info level, as the class may exist in the cluster.",
+               input nor used by a PersistentVolume of the input or the cluster state. An error only when the class is known to be \
+               missing (`--complete`, or a `--cluster-state` that lacks it): the claim then stays Pending. A \
+               warning when the name is one edit away from a class pvlint knows (a likely typo). Otherwise \
+               an info, once per class, saying the class is assumed to exist: a StorageClass in the input \
+               does not mean the input lists every class of the cluster.",
         why: "No static volume has that class and no provisioner serves it: the claim stays `Pending` with Warning \
               `ProvisioningFailed` `storageclass.storage.k8s.io \"<name>\" not found`, and the pods using it never \
               start.",
@@ -41,7 +44,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if name.is_empty() || pvc.volume_name.is_some() || ix.is_rejected(pvc.obj) {
             continue; // pre-bound: the class is compared with the volume's, never looked up
         }
-        if w.class(name).is_some_and(|c| c.assumption().is_none()) || ix.pv_class_exists(name) {
+        if w.class(name).is_some_and(|c| c.assumption().is_none())
+            || ix.pv_class_exists(name)
+            || static_volume_of_class(ctx, name)
+        {
             continue;
         }
         let claims = ctx.claims_of_view(pvc);
@@ -168,4 +174,13 @@ fn class_field(pvc: &Pvc) -> Option<&Field> {
         ClaimClass::Set { field, .. } => Some(field),
         _ => None,
     }
+}
+
+/// A volume of the cluster state (not one the simulation provisioned) uses the class: it is a
+/// label of static volumes there, as a PersistentVolume of the input makes it (the claims
+/// that find no such volume are static-pool-shortfall's or unbindable-claim's).
+fn static_volume_of_class(ctx: &Context<'_>, name: &str) -> bool {
+    ctx.sim
+        .volumes()
+        .any(|(_, v)| matches!(v.origin, crate::sim::Origin::Object { .. }) && v.spec.class == name)
 }

@@ -19,7 +19,10 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/unbindable-claim/good.yaml"),
         known_problems: "A class that is neither in the input nor in a given cluster state is assumed to exist and provision \
                          (the claim is then not reported); a class name used only by the input's static volumes is \
-                         assumed to be a label without a StorageClass, and findings resting on that are warnings.",
+                         assumed to be a label without a StorageClass, and findings resting on that are warnings. \
+                         Like the PV controller, pvlint does not compare a volume's nodeAffinity with anything: \
+                         for a WaitForFirstConsumer class the scheduler also needs the volume reachable from the \
+                         node it picks, which pvlint does not model.",
     },
     check,
 };

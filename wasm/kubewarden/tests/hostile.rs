@@ -7,57 +7,16 @@ use std::path::Path;
 
 #[path = "common/mutate.rs"]
 mod mutate;
+#[path = "common/state.rs"]
+mod state;
 
 use std::sync::OnceLock;
 
 use mutate::{json_value, mutate};
 use proptest::prelude::*;
-use pvlint_kubewarden::context::Lookup;
 use pvlint_kubewarden::decision::evaluate;
 use serde_json::Value;
-
-/// A cluster that answers from a fixture's cluster.yaml.
-struct State(Vec<Value>);
-
-fn is(v: &Value, api: &str, kind: &str) -> bool {
-    v["apiVersion"] == api && v["kind"] == kind
-}
-
-impl Lookup for State {
-    fn get(
-        &self,
-        api: &str,
-        kind: &str,
-        ns: Option<&str>,
-        name: &str,
-    ) -> Result<Option<Value>, String> {
-        Ok(self
-            .0
-            .iter()
-            .find(|v| {
-                is(v, api, kind)
-                    && v["metadata"]["name"] == name
-                    && v["metadata"]["namespace"].as_str() == ns
-            })
-            .cloned())
-    }
-    fn list_all(&self, api: &str, kind: &str) -> Result<Vec<Value>, String> {
-        Ok(self
-            .0
-            .iter()
-            .filter(|v| is(v, api, kind))
-            .cloned()
-            .collect())
-    }
-    fn list_namespaced(&self, api: &str, kind: &str, ns: &str) -> Result<Vec<Value>, String> {
-        Ok(self
-            .0
-            .iter()
-            .filter(|v| is(v, api, kind) && v["metadata"]["namespace"] == ns)
-            .cloned()
-            .collect())
-    }
-}
+use state::State;
 
 fn fixtures() -> &'static [(Value, State)] {
     static F: OnceLock<Vec<(Value, State)>> = OnceLock::new();
