@@ -131,7 +131,22 @@ impl Templates {
     fn expected(&self) -> i64 {
         (self.names.len() as i64).saturating_mul(self.count.max(0))
     }
+
+    /// The names of the set's template claims at full scale: `<template>-<set>-<ordinal>`
+    /// (StatefulSet controller getPersistentVolumeClaimName).
+    fn claim_names(&self) -> impl Iterator<Item = String> + '_ {
+        let ordinals = self.start..self.start.saturating_add(self.count.max(0));
+        self.names.iter().flat_map(move |t| {
+            ordinals
+                .clone()
+                .map(move |o| format!("{t}-{}-{o}", self.set))
+        })
+    }
 }
+
+/// Up to this many template claims a StatefulSet's are read one by one; beyond, the
+/// namespace's claims are listed once.
+const MAX_TEMPLATE_GETS: i64 = 64;
 
 /// What was read, keyed so that an object is there once.
 #[derive(Default)]
@@ -259,13 +274,29 @@ pub fn gather(
                 !mounted.is_empty() || templates.as_ref().is_some_and(|t| !t.names.is_empty());
             if wants_claims {
                 let mut found_templates = 0i64;
-                for c in l.list_namespaced(CORE_V1, "PersistentVolumeClaim", namespace)? {
-                    let Some(n) = name_of(&c) else { continue };
-                    let is_template = templates.as_ref().is_some_and(|t| t.owns(n));
-                    if mounted.contains(n) || is_template {
-                        found_templates += i64::from(is_template);
-                        g.claims
-                            .insert((namespace.to_string(), n.to_string()), c.clone());
+                // The claims by name (a get each: the namespace may hold thousands), unless a
+                // StatefulSet would need more gets than one list of the namespace costs.
+                let by_name = templates
+                    .as_ref()
+                    .is_none_or(|t| t.expected() <= MAX_TEMPLATE_GETS);
+                if by_name {
+                    for m in &mounted {
+                        g.claim(l, namespace, m)?;
+                    }
+                    for n in templates.iter().flat_map(Templates::claim_names) {
+                        if g.claim(l, namespace, &n)?.is_some() {
+                            found_templates += 1;
+                        }
+                    }
+                } else {
+                    for c in l.list_namespaced(CORE_V1, "PersistentVolumeClaim", namespace)? {
+                        let Some(n) = name_of(&c) else { continue };
+                        let is_template = templates.as_ref().is_some_and(|t| t.owns(n));
+                        if mounted.contains(n) || is_template {
+                            found_templates += i64::from(is_template);
+                            g.claims
+                                .insert((namespace.to_string(), n.to_string()), c.clone());
+                        }
                     }
                 }
                 let missing_mounted = mounted
@@ -461,7 +492,8 @@ pub(crate) mod tests {
             [
                 "list StorageClass",
                 "list CSIDriver",
-                "list PersistentVolumeClaim in app",
+                "get PersistentVolumeClaim app/a",
+                "get PersistentVolumeClaim app/b",
                 "get PersistentVolume /pv-a",
                 "get PersistentVolume /pv-b"
             ]
@@ -538,6 +570,38 @@ pub(crate) mod tests {
             .borrow()
             .iter()
             .any(|c| c == "list PersistentVolume"));
+    }
+
+    #[test]
+    fn claims_are_read_by_name_and_a_large_statefulset_lists_the_namespace() {
+        let f = Fake {
+            objects: vec![
+                pvc("db", "data-web-0", Some("pv-0")),
+                pvc("db", "other", None),
+                pv("pv-0", Some(("db", "data-web-0"))),
+            ],
+            ..Fake::default()
+        };
+        let sts = |replicas: i64| {
+            json!({"kind": "StatefulSet", "metadata": {"name": "web", "namespace": "db"},
+                "spec": {"replicas": replicas, "volumeClaimTemplates": [{"metadata": {"name": "data"}}]}})
+        };
+        gather("StatefulSet", "db", &sts(2), None, &f).unwrap();
+        let calls = f.calls.borrow().clone();
+        assert!(calls.contains(&"get PersistentVolumeClaim db/data-web-1".to_string()));
+        assert!(!calls
+            .iter()
+            .any(|c| c.starts_with("list PersistentVolumeClaim")));
+        f.calls.borrow_mut().clear();
+        // 100 template claims: one list of the namespace instead of 100 gets.
+        let got = gather("StatefulSet", "db", &sts(100), None, &f).unwrap();
+        let calls = f.calls.borrow().clone();
+        assert!(calls.contains(&"list PersistentVolumeClaim in db".to_string()));
+        assert!(!calls
+            .iter()
+            .any(|c| c.starts_with("get PersistentVolumeClaim")));
+        assert!(names(&got).contains(&"PersistentVolumeClaim data-web-0".to_string()));
+        assert!(!names(&got).contains(&"PersistentVolumeClaim other".to_string()));
     }
 
     #[test]
