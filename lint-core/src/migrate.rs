@@ -5,7 +5,7 @@
 //! again as block YAML, since it has no comments to keep).
 //!
 //! What keeps each volume re-binding to its claim (pv_controller.go; see
-//! /work/notes/upstream/binding.md §3.6–§3.8): the claim is created here with a new UID, so a
+//! syncUnboundClaim, syncBoundClaim, IsVolumeBoundToClaim): the claim is created here with a new UID, so a
 //! claimRef that carries the old one never matches it. Two ways would re-bind:
 //!
 //! - keep `pv.kubernetes.io/bind-completed` on the claim and drop the volume's claimRef
@@ -560,6 +560,9 @@ struct Ctx {
     claims: HashMap<(String, String), Option<String>>,
     /// Volumes by name: their claimRef's namespace/name.
     volumes: HashMap<String, Option<(String, String)>>,
+    /// Volumes by name: their class (GetPersistentVolumeClass: the beta annotation, then
+    /// spec.storageClassName; "" for none).
+    volume_classes: HashMap<String, String>,
 }
 
 fn kind_of(root: &Node) -> (&str, &str) {
@@ -595,6 +598,7 @@ impl Ctx {
     fn build(objects: &[Parsed], opts: &MigrateOptions) -> Ctx {
         let mut claims = HashMap::new();
         let mut volumes = HashMap::new();
+        let mut volume_classes = HashMap::new();
         for p in objects {
             let r = &p.root;
             if is_pvc(r) {
@@ -611,10 +615,19 @@ impl Ctx {
                     let n = c.get("name").and_then(Node::as_str).unwrap_or("");
                     (mapped(&opts.map_namespace, ns).to_string(), n.to_string())
                 });
+                let class = node_at(r, &ann(ANN_BETA_CLASS))
+                    .and_then(Node::as_str)
+                    .or_else(|| str_at(r, "spec.storageClassName"))
+                    .unwrap_or("");
+                volume_classes.insert(name.clone(), class.to_string());
                 volumes.insert(name, claim);
             }
         }
-        Ctx { claims, volumes }
+        Ctx {
+            claims,
+            volumes,
+            volume_classes,
+        }
     }
 }
 
@@ -632,6 +645,7 @@ const WHY_SELECTED_NODE: &str =
 const WHY_RETAIN: &str = "the storage may still be used by the source cluster: with Retain, deleting the claim or the volume here can never delete it (--keep-reclaim-policy keeps the policy)";
 const WHY_NAMESPACE: &str = "--map-namespace";
 const WHY_CLASS: &str = "--map-class";
+const WHY_NO_CLASS: &str = "the claim names no class and neither does its volume: in a cluster with a default StorageClass, admission (DefaultStorageClass) gives the claim that class; it still binds (claim and volume name each other, so no classes are compared) but then carries a class its volume does not have (storage-class-mismatch); an explicit \"\" keeps it class-less, as its volume is";
 
 fn migrate_object(p: &Parsed, ctx: &Ctx, opts: &MigrateOptions) -> MigratedObject {
     let plan = plan(&p.root, ctx, opts);
@@ -854,7 +868,33 @@ fn plan_claim(root: &Node, ctx: &Ctx, opts: &MigrateOptions, plan: &mut Plan) {
     plan.remove(root, ann(kube::ANN_BIND_COMPLETED), WHY_BIND_COMPLETED);
     plan.remove(root, ann(kube::ANN_BOUND_BY_CONTROLLER), WHY_PVC_BBC);
     plan.remove(root, ann(ANN_SELECTED_NODE), WHY_SELECTED_NODE);
-    match str_at(root, "spec.volumeName").filter(|v| !v.is_empty()) {
+    let volume = str_at(root, "spec.volumeName").filter(|v| !v.is_empty());
+    // PersistentVolumeClaimHasClass: the beta annotation or spec.storageClassName (even "").
+    let has_class =
+        node_at(root, &ann(ANN_BETA_CLASS)).is_some() || root.at("spec.storageClassName").is_some();
+    let classless_volume = volume
+        .and_then(|v| ctx.volume_classes.get(v))
+        .is_some_and(|c| c.is_empty());
+    if !has_class && classless_volume {
+        if let Some(spec) = root.get("spec").and_then(Node::as_map) {
+            if let Some(after) = spec.iter().find(|e| e.key == "resources").or(spec.last()) {
+                plan.changes.push(Change {
+                    action: ChangeKind::Added,
+                    path: "spec.storageClassName".into(),
+                    from: None,
+                    to: Some(String::new()),
+                    why: WHY_NO_CLASS.into(),
+                });
+                plan.actions.push(Action::Insert {
+                    map: path(&["spec"]),
+                    after: after.key.to_string(),
+                    key: "storageClassName".into(),
+                    value: String::new(),
+                });
+            }
+        }
+    }
+    match volume {
         Some(v) => match ctx.volumes.get(v) {
             None => plan.warnings.push(format!(
                 "its volume {v} is not in the input: the claim stays Pending until a PersistentVolume named {v} exists (export it too, or remove spec.volumeName to provision a new, empty volume)"
