@@ -21,7 +21,6 @@ pub const CLUSTER_PREFIX: &str = "pvlint-e2e-";
 /// them, without the snapshot controller the suite does not use).
 pub const CSI_DRIVER_NFS: &str = "v4.13.4";
 
-/// The suite runs when asked for: `PVLINT_KIND=1`.
 /// Writes to stderr past the test harness's capture (it takes only the print macros), so a
 /// skipped check is seen under a plain `cargo test`.
 macro_rules! loud {
@@ -31,6 +30,7 @@ macro_rules! loud {
     }};
 }
 
+/// The suite runs when asked for: `PVLINT_KIND=1`.
 pub fn opted_in() -> bool {
     std::env::var("PVLINT_KIND").is_ok_and(|v| v == "1")
 }

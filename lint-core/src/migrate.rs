@@ -870,12 +870,18 @@ fn plan_claim(root: &Node, ctx: &Ctx, opts: &MigrateOptions, plan: &mut Plan) {
     plan.remove(root, ann(ANN_SELECTED_NODE), WHY_SELECTED_NODE);
     let volume = str_at(root, "spec.volumeName").filter(|v| !v.is_empty());
     // PersistentVolumeClaimHasClass: the beta annotation or spec.storageClassName (even "").
-    let has_class =
-        node_at(root, &ann(ANN_BETA_CLASS)).is_some() || root.at("spec.storageClassName").is_some();
+    // A null spec.storageClassName is unset (admission gives such a claim the default).
+    let null_class = root.at("spec.storageClassName").is_some_and(Node::is_null);
+    let has_class = node_at(root, &ann(ANN_BETA_CLASS)).is_some()
+        || root
+            .at("spec.storageClassName")
+            .is_some_and(|n| !n.is_null());
     let classless_volume = volume
         .and_then(|v| ctx.volume_classes.get(v))
         .is_some_and(|c| c.is_empty());
-    if !has_class && classless_volume {
+    if !has_class && classless_volume && null_class {
+        plan.set(root, path(&["spec", "storageClassName"]), "", WHY_NO_CLASS);
+    } else if !has_class && classless_volume {
         if let Some(spec) = root.get("spec").and_then(Node::as_map) {
             if let Some(after) = spec.iter().find(|e| e.key == "resources").or(spec.last()) {
                 plan.changes.push(Change {

@@ -637,3 +637,34 @@ fn a_classless_claim_keeps_its_classless_volume_where_a_default_class_exists() {
         (ClaimPhase::Bound, Some("pv3"), Some(""))
     );
 }
+
+/// `storageClassName: null` is unset, as the API server reads it: the claim gets `""` too,
+/// in place (no second key); a claim with the beta class annotation has a class and is left
+/// alone.
+#[test]
+fn a_null_class_is_unset_and_the_beta_annotation_is_a_class() {
+    let pair = |claim_class: &str, claim_ann: &str| {
+        format!("apiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: pv1}}\nspec:\n  accessModes: [ReadWriteOnce]\n  capacity: {{storage: 1Gi}}\n  claimRef: {{namespace: default, name: c1, uid: 11111111-2222-4333-8444-555555555555}}\n  nfs: {{server: 10.0.0.1, path: /x}}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: c1\n  namespace: default\n{claim_ann}spec:\n  accessModes: [ReadWriteOnce]\n  resources: {{requests: {{storage: 1Gi}}}}\n{claim_class}  volumeName: pv1\n")
+    };
+    let m = migrate(
+        vec![Source::new(
+            "a.yaml",
+            pair("  storageClassName: null\n", ""),
+        )],
+        MigrateOptions::default(),
+    );
+    let out = m.yaml();
+    assert_eq!(out.matches("storageClassName").count(), 1, "{out}");
+    assert!(out.contains("storageClassName: \"\""), "{out}");
+    let m = migrate(
+        vec![Source::new(
+            "b.yaml",
+            pair(
+                "",
+                "  annotations: {volume.beta.kubernetes.io/storage-class: \"\"}\n",
+            ),
+        )],
+        MigrateOptions::default(),
+    );
+    assert!(!m.yaml().contains("storageClassName"), "{}", m.yaml());
+}

@@ -95,6 +95,8 @@ pub struct Workload {
     pub parallel_pods: bool,
     /// CronJobs: spec.concurrencyPolicy and its field (None when left to the default, Allow).
     pub concurrency: Option<(Concurrency, Option<Field>)>,
+    /// CronJobs: spec.suspend is true (no run starts).
+    pub suspended: bool,
 }
 
 fn int_or_percent(r: &mut Reader<'_>, node: &Node, path: &str) -> Option<IntOrPercent> {
@@ -347,7 +349,9 @@ pub(crate) fn read_workload(
     let concurrency = (kind == WorkloadKind::CronJob).then(|| {
         // ValidateCronJobSpec -> validateConcurrencyPolicy.
         match r.string("spec.concurrencyPolicy") {
+            // SetDefaults_CronJob: unset or "" is Allow before validation runs.
             None => (Concurrency::Allow, None),
+            Some(p) if p.value.is_empty() => (Concurrency::Allow, None),
             Some(p) => {
                 let c = match p.value.as_str() {
                     "Allow" => Concurrency::Allow,
@@ -367,6 +371,8 @@ pub(crate) fn read_workload(
             }
         }
     });
+    let suspended =
+        kind == WorkloadKind::CronJob && r.bool("spec.suspend").is_some_and(|b| b.value);
     Workload {
         obj: id,
         kind,
@@ -378,5 +384,6 @@ pub(crate) fn read_workload(
         ordinals_start,
         parallel_pods,
         concurrency,
+        suspended,
     }
 }

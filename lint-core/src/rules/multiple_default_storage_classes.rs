@@ -36,6 +36,13 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         c.knowledge,
                         crate::sim::ClassKnowledge::Defined(Side::Cluster, _)
                     )
+                    // The input's own definition replaces the cluster's object of that name:
+                    // one object, one default (as admission counts StorageClass objects).
+                    && !ctx
+                        .index
+                        .classes
+                        .iter()
+                        .any(|i| i.name == c.name && !ctx.index.is_rejected(i.obj))
             })
             .map(|c| c.name.as_str())
             .collect()

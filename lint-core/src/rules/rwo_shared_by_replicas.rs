@@ -46,6 +46,9 @@ fn overlapping_runs(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some((Concurrency::Allow, policy_field)) = &w.concurrency else {
             continue;
         };
+        if w.suspended {
+            continue; // no run starts while suspended
+        }
         // Several pods per run are reported as parallel pods already.
         if !matches!(w.pods, PodCount::Fixed { count: 1, .. }) {
             continue;

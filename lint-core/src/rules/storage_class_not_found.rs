@@ -176,11 +176,15 @@ fn class_field(pvc: &Pvc) -> Option<&Field> {
     }
 }
 
-/// A volume of the cluster state (not one the simulation provisioned) uses the class: it is a
+/// A static volume of the cluster state (not one a provisioner made) uses the class: it is a
 /// label of static volumes there, as a PersistentVolume of the input makes it (the claims
-/// that find no such volume are static-pool-shortfall's or unbindable-claim's).
+/// that find no such volume are static-pool-shortfall's or unbindable-claim's). A volume a
+/// provisioner made (pv.kubernetes.io/provisioned-by) keeps the name of the class that made
+/// it, which may be gone since.
 fn static_volume_of_class(ctx: &Context<'_>, name: &str) -> bool {
-    ctx.sim
-        .volumes()
-        .any(|(_, v)| matches!(v.origin, crate::sim::Origin::Object { .. }) && v.spec.class == name)
+    ctx.sim.volumes().any(|(_, v)| {
+        matches!(v.origin, crate::sim::Origin::Object { .. })
+            && v.provisioned_by.is_none()
+            && v.spec.class == name
+    })
 }
