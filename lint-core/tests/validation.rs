@@ -44,6 +44,17 @@ fn cases() -> Vec<(&'static str, String, Option<&'static str>)> {
         // validateNFSVolumeSource, validateCSIPersistentVolumeSource
         ("validateNFSVolumeSource/relative path", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteMany]\n  nfs: {server: 10.0.0.1, path: exports}\n"), Some("spec.nfs.path: Invalid value: \"exports\": must be an absolute path")),
         ("validateCSIPersistentVolumeSource/no volumeHandle", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteOnce]\n  csi: {driver: ebs.csi.aws.com}\n"), Some("spec.csi.volumeHandle: Required value")),
+        // validateCephFSPersistentVolumeSource, validateGlusterfsPersistentVolumeSource,
+        // validateFlexPersistentVolumeSource, validateAzureFilePV, validateAzureDisk,
+        // validateVsphereVolumeSource, validateScaleIOPersistentVolumeSource: required strings
+        ("validateCephFSPersistentVolumeSource/no monitors", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteMany]\n  cephfs: {path: /volumes/a, user: admin}\n"), Some("spec.cephfs.monitors: Required value")),
+        ("validateCephFSPersistentVolumeSource/valid", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteMany]\n  cephfs: {monitors: [\"10.16.154.78:6789\"], path: /volumes/a}\n"), None),
+        ("validateGlusterfsPersistentVolumeSource/no path", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteMany]\n  glusterfs: {endpoints: glusterfs-cluster}\n"), Some("spec.glusterfs.path: Required value")),
+        ("validateFlexPersistentVolumeSource/no driver", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteOnce]\n  flexVolume: {fsType: ext4}\n"), Some("spec.flexVolume.driver: Required value")),
+        ("validateAzureFilePV/no shareName", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteMany]\n  azureFile: {secretName: azure-secret}\n"), Some("spec.azureFile.shareName: Required value")),
+        ("validateAzureDisk/no diskURI", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteOnce]\n  azureDisk: {diskName: data}\n"), Some("spec.azureDisk.diskURI: Required value")),
+        ("validateVsphereVolumeSource/valid", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteOnce]\n  vsphereVolume: {volumePath: \"[datastore1] volumes/myDisk\", fsType: ext4}\n"), None),
+        ("validateScaleIOPersistentVolumeSource/no system", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteOnce]\n  scaleIO: {gateway: \"https://localhost:443/api\", volumeName: vol-0, secretRef: {name: sio-secret}}\n"), Some("spec.scaleIO.system: Required value")),
         // TestValidatePersistentVolumeClaim
         ("TestValidatePersistentVolumeClaim/good-claim", pvc("  accessModes: [ReadWriteOnce, ReadOnlyMany]\n  selector: {matchExpressions: [{key: key2, operator: Exists}]}\n  storageClassName: valid\n  resources: {requests: {storage: 10G}}\n"), None),
         ("TestValidatePersistentVolumeClaim/with-read-write-once-pod-and-others", pvc("  accessModes: [ReadWriteOncePod, ReadWriteMany]\n  resources: {requests: {storage: 10G}}\n"), Some("may not use ReadWriteOncePod with other access modes")),

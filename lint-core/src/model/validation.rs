@@ -309,7 +309,48 @@ pub(crate) fn pv(obj: &Object, _pv: &Pv, r: &mut Reader<'_>) {
                 "name the disk",
             );
         }
-        _ => {}
+        "cephfs" => {
+            if root
+                .at("spec.cephfs.monitors")
+                .and_then(Node::as_seq)
+                .is_none_or(|s| s.is_empty())
+            {
+                reject(
+                    r,
+                    at(obj, "spec.cephfs"),
+                    "spec.cephfs.monitors: Required value".into(),
+                    "list the Ceph monitors",
+                );
+            }
+        }
+        _ => {
+            // The other in-tree sources' required strings (validation.go:
+            // validateGlusterfsPersistentVolumeSource, validateFlexPersistentVolumeSource,
+            // validateAzureFilePV, validateAzureDisk, validateVsphereVolumeSource,
+            // validatePhotonPersistentDiskVolumeSource, validateScaleIOPersistentVolumeSource,
+            // validateStorageOSPersistentVolumeSource).
+            let required: &[&str] = match first {
+                "glusterfs" => &["endpoints", "path"],
+                "flexVolume" => &["driver"],
+                "azureFile" => &["secretName", "shareName"],
+                "azureDisk" => &["diskName", "diskURI"],
+                "vsphereVolume" => &["volumePath"],
+                "photonPersistentDisk" => &["pdID"],
+                "scaleIO" => &["gateway", "system", "volumeName"],
+                "storageos" => &["volumeName"],
+                _ => &[],
+            };
+            for k in required {
+                if src(k).is_none_or(str::is_empty) {
+                    reject(
+                        r,
+                        at(obj, &format!("spec.{first}")),
+                        format!("spec.{first}.{k}: Required value"),
+                        "fill in the field the volume source requires",
+                    );
+                }
+            }
+        }
     }
     if let Some(class) = root.at("spec.storageClassName").and_then(Node::as_str) {
         if !class.is_empty() && !is_dns_subdomain(class) {
