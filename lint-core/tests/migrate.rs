@@ -28,6 +28,18 @@ fn migrate(sources: Vec<Source>, options: MigrateOptions) -> Migration {
     api::migrate(&MigrateRequest { sources, options })
 }
 
+/// Simulates `text`, then applies `more` to the result (a claim created afterwards).
+fn sim_then_apply(text: &str, more: &str) -> Simulation {
+    api::simulate(&Request {
+        sources: vec![Source::new("out.yaml", text)],
+        operations: vec![api::Operation::Apply {
+            sources: vec![Source::new("claim.yaml", more)],
+        }],
+        ..Request::default()
+    })
+    .unwrap()
+}
+
 fn sim(text: &str) -> Simulation {
     api::simulate(&Request::new(vec![Source::new("out.yaml", text)])).unwrap()
 }
@@ -258,14 +270,7 @@ fn seed_004_export_of_a_volume_alone() {
     assert_eq!(s.volumes[0].storage.fate, "kept");
     // The claim applied afterwards (as the seed's `kubectl get pvc` shows it) binds it.
     let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: example-vanilla-block-pvc, namespace: default}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n  storageClassName: example-vanilla-block-sc\n";
-    let s = api::simulate(&Request {
-        sources: vec![Source::new("out.yaml", out)],
-        operations: vec![api::Operation::Apply {
-            sources: vec![Source::new("claim.yaml", claim)],
-        }],
-        ..Request::default()
-    })
-    .unwrap();
+    let s = sim_then_apply(&out, claim);
     let c = s
         .claims
         .iter()
@@ -410,14 +415,7 @@ fn warnings_for_what_cannot_be_made_safe() {
     assert_eq!(s.volumes[0].phase, VolumePhase::Available);
     assert_eq!(s.volumes[0].claim.as_deref(), Some("gone/c"));
     let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c, namespace: gone}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n  storageClassName: other\n";
-    let s = api::simulate(&Request {
-        sources: vec![Source::new("out.yaml", out)],
-        operations: vec![api::Operation::Apply {
-            sources: vec![Source::new("claim.yaml", claim)],
-        }],
-        ..Request::default()
-    })
-    .unwrap();
+    let s = sim_then_apply(&out, claim);
     let c = s.claims.iter().find(|c| c.name == "c").unwrap();
     assert_eq!(
         (c.phase, c.volume.as_deref()),

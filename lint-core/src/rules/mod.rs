@@ -279,6 +279,20 @@ impl Context<'_> {
 
     /// The simulated claims a claim view stands for: the claim of a PVC manifest, or every
     /// claim a StatefulSet creates from a volumeClaimTemplate.
+    /// The claims a workload's pods mount that only one node (ReadWriteOnce) or one pod
+    /// (ReadWriteOncePod) may use, with the pod volume that mounts each.
+    pub fn exclusive_claims<'w>(
+        &'w self,
+        w: &'w crate::model::Workload,
+    ) -> impl Iterator<Item = (&'w crate::model::ClaimUse, ClaimId, &'w crate::sim::Claim)> + 'w
+    {
+        w.claims.iter().filter_map(move |u| {
+            let cid = self.sim.claim_named(&w.namespace, &u.claim.value)?;
+            let c = self.sim.claim(cid);
+            c.spec.modes.exclusive_only().then_some((u, cid, c))
+        })
+    }
+
     pub fn claims_of_view(&self, pvc: &crate::model::Pvc) -> Vec<ClaimId> {
         match &pvc.template_of {
             None => self.claim_of(pvc.obj).into_iter().collect(),

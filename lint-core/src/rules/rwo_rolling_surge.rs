@@ -66,14 +66,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             max_unavailable.value,
             if *defaulted { " (default)" } else { "" },
         );
-        for use_ in &w.claims {
-            let Some(cid) = sim.claim_named(&w.namespace, &use_.claim.value) else {
-                continue;
-            };
-            let c = sim.claim(cid);
-            if !c.spec.modes.exclusive_only() {
-                continue;
-            }
+        for (use_, cid, c) in ctx.exclusive_claims(w) {
             let hangs = unavailable == 0;
             let name = &c.key.name;
             let (headline, outcome, sev, assumption) = if c.spec.modes.has_rwop() {

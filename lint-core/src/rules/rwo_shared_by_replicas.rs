@@ -53,14 +53,7 @@ fn overlapping_runs(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if !matches!(w.pods, PodCount::Fixed { count: 1, .. }) {
             continue;
         }
-        for use_ in &w.claims {
-            let Some(cid) = sim.claim_named(&w.namespace, &use_.claim.value) else {
-                continue;
-            };
-            let c = sim.claim(cid);
-            if !c.spec.modes.exclusive_only() {
-                continue;
-            }
+        for (use_, cid, c) in ctx.exclusive_claims(w) {
             let name = &c.key.name;
             let (modes, what) = if c.spec.modes.has_rwop() {
                 (
@@ -126,14 +119,7 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             PodCount::PerNode => ("one pod on every node".to_string(), ctx.obj(w.obj).whole()),
             _ => continue,
         };
-        for use_ in &w.claims {
-            let Some(cid) = sim.claim_named(&w.namespace, &use_.claim.value) else {
-                continue;
-            };
-            let c = sim.claim(cid);
-            if !c.spec.modes.exclusive_only() {
-                continue;
-            }
+        for (use_, cid, c) in ctx.exclusive_claims(w) {
             let kind = format!("{:?}", w.kind);
             let name = &c.key.name;
             let (headline, summary, sev, assumption) = if c.spec.modes.has_rwop() {
