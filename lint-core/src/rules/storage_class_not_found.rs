@@ -37,6 +37,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     // Infos (a class assumed to exist) come once per class: the first claim that names it,
     // with the others as related places.
     let mut assumed: Vec<(&str, Vec<&Pvc>)> = Vec::new();
+    let static_classes = static_volume_classes(ctx);
     for pvc in ix.pvcs.iter().chain(&ix.claim_templates) {
         let ClaimClass::Set { name, field, .. } = &pvc.class else {
             continue;
@@ -46,7 +47,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         if w.class(name).is_some_and(|c| c.assumption().is_none())
             || ix.pv_class_exists(name)
-            || static_volume_of_class(ctx, name)
+            || static_classes.contains(name.as_str())
         {
             continue;
         }
@@ -176,15 +177,17 @@ fn class_field(pvc: &Pvc) -> Option<&Field> {
     }
 }
 
-/// A static volume of the cluster state (not one a provisioner made) uses the class: it is a
-/// label of static volumes there, as a PersistentVolume of the input makes it (the claims
-/// that find no such volume are static-pool-shortfall's or unbindable-claim's). A volume a
+/// The classes static volumes of the cluster state (not ones a provisioner made) use: labels
+/// of static volumes there, as a PersistentVolume of the input makes them (the claims that
+/// find no such volume are static-pool-shortfall's or unbindable-claim's). A volume a
 /// provisioner made (pv.kubernetes.io/provisioned-by) keeps the name of the class that made
-/// it, which may be gone since.
-fn static_volume_of_class(ctx: &Context<'_>, name: &str) -> bool {
-    ctx.sim.volumes().any(|(_, v)| {
-        matches!(v.origin, crate::sim::Origin::Object { .. })
-            && v.provisioned_by.is_none()
-            && v.spec.class == name
-    })
+/// it, which may be gone since. Collected once: looking per claim would scan every volume.
+fn static_volume_classes<'a>(ctx: &Context<'a>) -> std::collections::HashSet<&'a str> {
+    ctx.sim
+        .volumes()
+        .filter(|(_, v)| {
+            matches!(v.origin, crate::sim::Origin::Object { .. }) && v.provisioned_by.is_none()
+        })
+        .map(|(_, v)| v.spec.class.as_str())
+        .collect()
 }
