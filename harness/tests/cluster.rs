@@ -85,11 +85,11 @@ fn findings(r: &Report) -> Vec<(String, Severity, String, String, String)> {
         .iter()
         .map(|f| {
             (
-                f.rule.clone(),
+                f.rule.to_string(),
                 f.severity,
                 f.object.as_ref().map(|o| o.display()).unwrap_or_default(),
-                f.path.clone(),
-                f.message.clone(),
+                f.path.to_string(),
+                f.message.to_string(),
             )
         })
         .collect()

@@ -22,7 +22,7 @@ fn errors(r: &Report) -> Vec<(String, String)> {
     r.findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
-        .map(|f| (f.rule.clone(), f.message.clone()))
+        .map(|f| (f.rule.to_string(), f.message.to_string()))
         .collect()
 }
 
@@ -58,7 +58,7 @@ fn predicted_event(c: &pvlint_core::ClaimOutcome, reason: &str) -> String {
             )
         })
         .message
-        .clone()
+        .to_string()
 }
 
 fn phase_becomes(c: &Cluster, what: &[&str], want: &str, secs: u64) {
@@ -261,7 +261,7 @@ fn scenario_2_classes(c: &Cluster) {
             .unwrap_or_else(|| panic!("{name}: predicted {reason}"));
         let seen = event_appears(c, "e2e-class", name, reason, 90);
         assert!(
-            seen.contains(&e.message),
+            seen.contains(e.message.as_str()),
             "{name}: {seen:?} vs predicted {:?}",
             e.message
         );
@@ -541,7 +541,7 @@ fn scenario_6_audit(c: &Cluster) {
             );
             continue;
         }
-        seen.insert((f.rule.clone(), obj));
+        seen.insert((f.rule.to_string(), obj));
     }
     let expected: BTreeSet<(String, String)> = [
         ("claim-pending", "PersistentVolumeClaim e2e-class/mismatch"),

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::node::Str;
 use crate::source::{Pos, Span};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -36,11 +37,11 @@ impl Severity {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectRef {
-    pub api_version: String,
-    pub kind: String,
+    pub api_version: Str,
+    pub kind: Str,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub namespace: Option<String>,
-    pub name: String,
+    pub namespace: Option<Str>,
+    pub name: Str,
 }
 
 impl ObjectRef {
@@ -60,7 +61,7 @@ pub struct Location {
     /// The source's position in the input (for ordering; not serialised).
     #[serde(skip)]
     pub(crate) source: usize,
-    pub file: String,
+    pub file: Str,
     /// 0-based index of the YAML document in the file.
     pub document: usize,
     pub line: u32,
@@ -85,7 +86,7 @@ impl Location {
         };
         Location {
             source,
-            file: file.to_string(),
+            file: Str::from(file),
             document,
             line: span.start.line,
             column: span.start.column,
@@ -115,7 +116,7 @@ pub struct Edit {
     pub column: u32,
     pub end_line: u32,
     pub end_column: u32,
-    pub replacement: String,
+    pub replacement: Str,
 }
 
 /// A change that fixes the finding.
@@ -123,10 +124,10 @@ pub struct Edit {
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
     /// What to do, in one sentence.
-    pub description: String,
+    pub description: Str,
     /// YAML to put in place of (or next to) the reported field, when one snippet says it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub snippet: Option<String>,
+    pub snippet: Option<Str>,
     #[serde(default)]
     pub applicability: Applicability,
     /// For exact suggestions: the edits that apply it.
@@ -149,9 +150,9 @@ pub enum Phase {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventText {
     #[serde(rename = "type")]
-    pub kind: String,
-    pub reason: String,
-    pub message: String,
+    pub kind: Str,
+    pub reason: Str,
+    pub message: Str,
 }
 
 /// What happens to the storage.
@@ -169,7 +170,7 @@ pub enum StorageFate {
 #[serde(rename_all = "camelCase")]
 pub struct Consequence {
     /// In a sentence.
-    pub summary: String,
+    pub summary: Str,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<ObjectRef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -180,24 +181,24 @@ pub struct Consequence {
     pub storage: Option<StorageFate>,
     /// What pvlint assumed about the cluster to predict this.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub assumptions: Vec<String>,
+    pub assumptions: Vec<Str>,
 }
 
 /// A second place that explains the finding (the other half of a conflict, say).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Related {
-    pub message: String,
+    pub message: Str,
     pub location: Location,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
-    pub rule: String,
-    pub family: String,
+    pub rule: Str,
+    pub family: Str,
     pub severity: Severity,
     /// The headline: what is wrong, on which object.
-    pub message: String,
+    pub message: Str,
     /// What the cluster does about it. Boxed: it would be a third of a finding's size, and
     /// many findings have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -205,9 +206,9 @@ pub struct Finding {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjectRef>,
     /// Dotted field path inside the object (`spec.claimRef.uid`), empty for whole documents.
-    pub path: String,
+    pub path: Str,
     pub location: Location,
-    pub help: String,
+    pub help: Str,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<Suggestion>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -8,7 +8,7 @@ use crate::model::{
     self, known_kind, CsiDriver, Diag, DiagKind, Field, KindClass, ObjId, Object, Pv, Pvc, Reader,
     StorageClass, Workload, WorkloadKind,
 };
-use crate::node::{Node, Value};
+use crate::node::{Node, Str, Value};
 use crate::source::{Source, SourceId, Span};
 use crate::yaml::{self, IssueKind};
 
@@ -548,14 +548,14 @@ fn check_metadata(r: &mut Reader<'_>) {
                 if let (Some(d), Some(q)) = (r.diags.last_mut(), quoted) {
                     d.suggestion = Some(Suggestion {
                         description: "quote the value".into(),
-                        snippet: Some(format!("{}: \"{}\"", e.key, q)),
+                        snippet: Some(Str::from(format!("{}: \"{}\"", e.key, q))),
                         applicability: crate::finding::Applicability::Exact,
                         edits: vec![crate::finding::Edit {
                             line: e.value.span.start.line,
                             column: e.value.span.start.column,
                             end_line: e.value.span.end.line,
                             end_column: e.value.span.end.column,
-                            replacement: format!("\"{q}\""),
+                            replacement: Str::from(format!("\"{q}\"")),
                         }],
                     });
                 }

@@ -44,6 +44,7 @@ pub use finding::{
     Applicability, Consequence, Edit, EventText, Finding, Location, ObjectRef, Phase, Related,
     Severity, StorageFate, Suggestion,
 };
+pub use node::Str;
 pub use options::{KubeVersion, Options, RuleLevel};
 pub use rules::{Docs, Family, Rule};
 pub use schema::suggest as did_you_mean;
@@ -211,7 +212,11 @@ fn settle(
     mut findings: Vec<Finding>,
 ) -> (Vec<Finding>, Vec<Finding>) {
     for f in &mut findings {
-        if let Some(sev) = options.rules.get(&f.rule).and_then(|l| l.severity()) {
+        if let Some(sev) = options
+            .rules
+            .get(f.rule.as_str())
+            .and_then(|l| l.severity())
+        {
             f.severity = sev;
         }
     }
@@ -301,7 +306,7 @@ fn report_cluster_problems(
         .filter(|d| d.kind == model::DiagKind::Parse)
     {
         let f = sink.report_diag(cluster_sources, d);
-        f.message = format!("cluster state: {}", f.message);
+        f.message = Str::from(format!("cluster state: {}", f.message));
         f.location.source += sources.len();
         if let Some(sev) = severity {
             f.severity = sev;

@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::finding::ObjectRef;
 use crate::kube;
+use crate::node::Str;
 use crate::node::{resolve_plain, Entry, Node, Scalar, ScalarKind, Value};
 use crate::source::{Pos, Source};
 use crate::yaml;
@@ -683,10 +684,10 @@ fn migrate_object(p: &Parsed, ctx: &Ctx, opts: &MigrateOptions) -> MigratedObjec
     }
     MigratedObject {
         object: ObjectRef {
-            api_version: api.to_string(),
-            kind: kind.to_string(),
-            namespace,
-            name,
+            api_version: Str::from(api),
+            kind: Str::from(kind),
+            namespace: namespace.map(Str::from),
+            name: Str::from(name),
         },
         file: p.file.clone(),
         line: p.line,

@@ -24,7 +24,7 @@ fn findings_agree_with_the_simulation() {
                         .claims
                         .iter()
                         .find(|s| {
-                            Some(&s.namespace) == subject.namespace.as_ref()
+                            Some(s.namespace.as_str()) == subject.namespace.as_deref()
                                 && s.name == subject.name
                         })
                         .unwrap_or_else(|| panic!("{ctx}: the simulation has no such claim"));

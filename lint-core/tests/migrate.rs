@@ -79,7 +79,7 @@ fn check_migrated(what: &str, input: &[Source], m: &Migration) {
         .iter()
         .map(|f| {
             let obj = f.object.as_ref().map(|o| o.display()).unwrap_or_default();
-            (f.rule.clone(), obj)
+            (f.rule.to_string(), obj)
         })
         .collect();
     let renamed = |o: &str| {
@@ -92,7 +92,7 @@ fn check_migrated(what: &str, input: &[Source], m: &Migration) {
         if f.severity >= pvlint_core::Severity::Warning && !warned.contains(&obj) && !renamed(&obj)
         {
             assert!(
-                before.contains(&(f.rule.clone(), obj.clone())),
+                before.contains(&(f.rule.to_string(), obj.clone())),
                 "{what}: migrate's output has a new {} {} on {obj}: {}\n{out}",
                 f.severity.as_str(),
                 f.rule,
@@ -159,7 +159,7 @@ fn volume_names(input: &[Source]) -> std::collections::HashSet<String> {
     m.objects
         .iter()
         .filter(|o| o.object.kind == "PersistentVolume")
-        .map(|o| o.object.name.clone())
+        .map(|o| o.object.name.to_string())
         .collect()
 }
 

@@ -149,7 +149,7 @@ fn ordinary_manifests_have_no_errors_or_warnings() {
                         f.message
                     );
                     if known {
-                        seen_false_alarms.push((rel.clone(), f.rule.clone(), line));
+                        seen_false_alarms.push((rel.clone(), f.rule.to_string(), line));
                     } else {
                         unexpected.push(format!(
                             "{rel}:{line}: {}[{}] {}",

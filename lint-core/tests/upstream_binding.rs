@@ -71,7 +71,7 @@ fn bound_to(s: &Simulation, claim: &str) -> Option<String> {
 
 fn event(s: &Simulation, claim: &str) -> Option<(Reason, String)> {
     let c = s.claims.iter().find(|c| c.name == claim).unwrap();
-    c.events.last().map(|e| (e.reason, e.message.clone()))
+    c.events.last().map(|e| (e.reason, e.message.to_string()))
 }
 
 fn volume_phase(s: &Simulation, volume: &str) -> VolumePhase {

@@ -13,6 +13,7 @@ pub use storage::*;
 pub use workload::*;
 
 use crate::finding::{ObjectRef, Severity, Suggestion};
+use crate::node::Str;
 use crate::node::{Node, ScalarKind, Value};
 use crate::quantity::Quantity;
 use crate::source::{SourceId, Span};
@@ -60,10 +61,10 @@ pub struct Object {
 impl Object {
     pub fn objref(&self) -> ObjectRef {
         ObjectRef {
-            api_version: self.api_version.clone(),
-            kind: self.kind.clone(),
-            namespace: self.namespace.clone(),
-            name: self.name.clone(),
+            api_version: Str::from(self.api_version.clone()),
+            kind: Str::from(self.kind.clone()),
+            namespace: self.namespace.clone().map(Str::from),
+            name: Str::from(self.name.clone()),
         }
     }
 

@@ -75,7 +75,10 @@ pub fn policy_reports(report: &Report, seconds: i64) -> Value {
     let mut cluster: Vec<Value> = Vec::new();
     for f in &report.findings {
         match f.object.as_ref().and_then(|o| o.namespace.clone()) {
-            Some(ns) => by_ns.entry(ns).or_default().push(result(f, seconds)),
+            Some(ns) => by_ns
+                .entry(String::from(ns))
+                .or_default()
+                .push(result(f, seconds)),
             None => cluster.push(result(f, seconds)),
         }
     }

@@ -166,7 +166,7 @@ fn state(
                 format!("PersistentVolumeClaim {}/{}", c.namespace, c.name),
                 format!("{:?}", e.kind),
                 format!("{:?}", e.reason),
-                e.message.clone(),
+                String::from(e.message.clone()),
             ]);
         }
     }
@@ -176,7 +176,7 @@ fn state(
                 format!("PersistentVolume {}", v.name),
                 format!("{:?}", e.kind),
                 format!("{:?}", e.reason),
-                e.message.clone(),
+                String::from(e.message.clone()),
             ]);
         }
     }

@@ -60,7 +60,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let mut cons = ctx.claim_consequence(id);
         if let Some(cand) = candidate {
-            cons.summary = format!("{}; {cand}", cons.summary);
+            cons.summary = Str::from(format!("{}; {cand}", cons.summary));
         }
         let users: Vec<String> = ctx
             .live

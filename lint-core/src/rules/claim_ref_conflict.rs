@@ -80,7 +80,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 if let Some(cons) = claim_cons(c.obj) {
                     f.consequence(cons);
                 }
-                f.root_cause(CauseKey::Conflict { volume: pv.name.clone() })
+                f.root_cause(CauseKey::Conflict { volume: Str::from(&pv.name) })
                     .help("a bound claim re-binds to a volume that has no claimRef at all")
                     .suggest(
                         format!("remove spec.claimRef from PersistentVolume {} (keep the claim's volumeName), or remove the claim's {} annotation", pv.name, kube::ANN_BIND_COMPLETED),
@@ -113,7 +113,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if let Some(cons) = claim_cons(c.obj) {
             f.consequence(cons);
         }
-        f.root_cause(CauseKey::Conflict { volume: pv.name.clone() })
+        f.root_cause(CauseKey::Conflict { volume: Str::from(&pv.name) })
             .help("a volume binds one claim: point this claim at another volume, or fix the volume's claimRef")
             .related(ctx, pv.obj, &cr.field, format!("reserved for {}/{} here", cr.namespace, cr.name));
     }
@@ -148,7 +148,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 f.consequence(cons);
             }
             f.root_cause(CauseKey::Conflict {
-                volume: vol.to_string(),
+                volume: Str::from(vol),
             })
             .help("give each claim its own volume")
             .related(

@@ -50,10 +50,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if let Some(id) = ctx.claim_of(c.obj) {
             let mut cons = ctx.claim_consequence(id);
             if !sure {
-                cons.assumptions.push(format!(
+                cons.assumptions.push(Str::from(format!(
                     "PersistentVolume {} is not in the cluster either (pass --cluster-state or --complete to check)",
                     v.value
-                ));
+                )));
             }
             f.consequence(cons);
         }

@@ -76,12 +76,12 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         sink.report(ctx, pv.obj, &policy.field, headline)
             .consequence(Consequence {
-                summary: format!("{later_text}; {first_text}"),
+                summary: Str::from(format!("{later_text}; {first_text}")),
                 subject: None,
                 phase: None,
                 event: later.event.map(|e| crate::finding::EventText {
-                    kind: format!("{:?}", e.kind),
-                    reason: format!("{:?}", e.reason),
+                    kind: Str::from(format!("{:?}", e.kind)),
+                    reason: Str::from(format!("{:?}", e.reason)),
                     message: e.message,
                 }),
                 storage: None,

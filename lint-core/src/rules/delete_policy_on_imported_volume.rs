@@ -116,11 +116,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             format!("imported PersistentVolume {} has reclaimPolicy Delete", pv.name),
         )
         .consequence(Consequence {
-            summary: format!(
+            summary: Str::from(format!(
                 "it carries {}; applied here, deleting or releasing its claim deletes {}: data the source cluster may still use",
                 signals.join(", "),
                 pv.backing_storage()
-            ),
+            )),
             subject: None,
             phase: None,
             event: None,

@@ -108,7 +108,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         )
         .severity(sev)
         .consequence(Consequence {
-            summary,
+            summary: Str::from(summary),
             subject: None,
             phase: None,
             event: None,

@@ -35,10 +35,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         sink.report(ctx, used, &u.whole(), format!("{what} is defined twice, with different content"))
             .severity(if same_file { Severity::Warning } else { Severity::Info })
             .consequence(Consequence {
-                summary: format!(
+                summary: Str::from(format!(
                     "kubectl apply keeps the last definition: this one (the other, at {}:{}, is overwritten); pvlint analyses this one",
                     at.file, at.line
-                ),
+                )),
                 subject: None,
                 phase: None,
                 event: None,

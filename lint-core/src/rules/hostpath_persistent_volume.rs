@@ -32,9 +32,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let path = src.path.as_deref().unwrap_or("?");
         sink.report(ctx, pv.obj, &src.field, format!("hostPath PersistentVolume {} has no nodeAffinity", pv.name))
             .consequence(Consequence {
-                summary: format!(
+                summary: Str::from(format!(
                     "on a cluster with more than one node, {path} is a directory on whichever node the pod lands on: a pod rescheduled to another node sees an empty directory there, and the data stays behind"
-                ),
+                )),
                 subject: None,
                 phase: None,
                 event: None,

@@ -35,9 +35,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             format!("PersistentVolume {} has NFS server \"{}\", which is not an address", pv.name, server.value),
         )
         .consequence(Consequence {
-            summary: format!(
+            summary: Str::from(format!(
                 "{problem}: the API server accepts it, but every mount fails (pods stay ContainerCreating with Warning FailedMount) and a Recycle of it leaves the PV Failed"
-            ),
+            )),
             subject: None,
             phase: None,
             event: None,

@@ -49,11 +49,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         format!("{} {} suppresses \"{name}\", which is not a rule", obj.kind, obj.name),
                     )
                     .consequence(Consequence {
-                        summary: format!(
+                        summary: Str::from(format!(
                             "nothing is suppressed for \"{name}\"{}",
                             hint.map(|h| format!("; any finding of {h} about this object is still reported"))
                                 .unwrap_or_default()
-                        ),
+                        )),
                         subject: None,
                         phase: None,
                         event: None,

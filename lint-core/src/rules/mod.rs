@@ -18,6 +18,7 @@ use crate::finding::{
 };
 use crate::index::Index;
 use crate::model::{Field, ObjId, Object};
+use crate::node::Str;
 use crate::options::Options;
 use crate::sim::{self, CauseKey, ClaimId, ClaimState, Role, Side, Storage, VolumeId, World};
 use crate::source::{Source, Span};
@@ -354,13 +355,13 @@ impl Context<'_> {
     pub fn subject_of(&self, pvc: &crate::model::Pvc) -> sim::Subject {
         match &pvc.template_of {
             Some(sts) => sim::Subject::Template {
-                namespace: pvc.namespace.clone(),
-                statefulset: sts.clone(),
-                template: pvc.name.clone(),
+                namespace: Str::from(&pvc.namespace),
+                statefulset: Str::from(sts.as_str()),
+                template: Str::from(&pvc.name),
             },
             None => sim::Subject::Claim(sim::ClaimKey {
-                namespace: pvc.namespace.clone(),
-                name: pvc.name.clone(),
+                namespace: Str::from(&pvc.namespace),
+                name: Str::from(&pvc.name),
             }),
         }
     }
@@ -409,12 +410,12 @@ impl Context<'_> {
             assumptions.push(sim::Assumption::NoOtherVolumes.describe());
         }
         Consequence {
-            summary: format!("claim {} {what}: {}", c.key, w.claim_why(id)),
+            summary: Str::from(format!("claim {} {what}: {}", c.key, w.claim_why(id))),
             subject: Some(claim_ref(&c.key.namespace, &c.key.name)),
             phase,
             event: event.map(event_text),
             storage: None,
-            assumptions,
+            assumptions: assumptions.into_iter().map(Str::from).collect(),
         }
     }
 
@@ -435,7 +436,11 @@ impl Context<'_> {
             _ => None,
         };
         Consequence {
-            summary: format!("volume {} ends {phase:?}: {}", v.name, w.volume_why(id)),
+            summary: Str::from(format!(
+                "volume {} ends {phase:?}: {}",
+                v.name,
+                w.volume_why(id)
+            )),
             subject: Some(ObjectRef {
                 api_version: "v1".into(),
                 kind: "PersistentVolume".into(),
@@ -455,15 +460,15 @@ pub fn claim_ref(namespace: &str, name: &str) -> ObjectRef {
     ObjectRef {
         api_version: "v1".into(),
         kind: "PersistentVolumeClaim".into(),
-        namespace: Some(namespace.to_string()),
-        name: name.to_string(),
+        namespace: Some(Str::from(namespace)),
+        name: Str::from(name),
     }
 }
 
 fn event_text(e: sim::Event) -> EventText {
     EventText {
-        kind: format!("{:?}", e.kind),
-        reason: format!("{:?}", e.reason),
+        kind: Str::from(format!("{:?}", e.kind)),
+        reason: Str::from(format!("{:?}", e.reason)),
         message: e.message,
     }
 }
@@ -489,15 +494,15 @@ impl Sink<'_> {
         message: String,
     ) -> &mut Finding {
         self.out.push(Finding {
-            rule: self.rule.id.to_string(),
-            family: self.rule.family.as_str().to_string(),
+            rule: Str::from_static(self.rule.id),
+            family: Str::from_static(self.rule.family.as_str()),
             severity: self.rule.severity,
-            message,
+            message: Str::from(message),
             consequence: None,
             object,
-            path: path.to_string(),
+            path: Str::from(path),
             location,
-            help: String::new(),
+            help: Str::default(),
             suggestion: None,
             related: Vec::new(),
             cause: None,
@@ -528,7 +533,7 @@ impl Sink<'_> {
         let location = Location::new(d.source, &sources[d.source].name, d.document, d.field.span);
         let f = self.push(d.object.clone(), &d.field.path, location, d.message.clone());
         f.severity = d.severity;
-        f.help = d.help.clone();
+        f.help = Str::from(d.help.clone());
         f.suggestion = d.suggestion.clone();
         f
     }
@@ -554,7 +559,7 @@ impl Finding {
     }
 
     pub fn help(&mut self, help: impl Into<String>) -> &mut Self {
-        self.help = help.into();
+        self.help = Str::from(help.into());
         self
     }
 
@@ -570,8 +575,8 @@ impl Finding {
         snippet: Option<String>,
     ) -> &mut Self {
         self.suggestion = Some(Suggestion {
-            description: description.into(),
-            snippet,
+            description: Str::from(description.into()),
+            snippet: snippet.map(Str::from),
             applicability: crate::finding::Applicability::Illustration,
             edits: Vec::new(),
         });
@@ -587,15 +592,15 @@ impl Finding {
     ) -> &mut Self {
         let replacement = replacement.into();
         self.suggestion = Some(Suggestion {
-            description: description.into(),
-            snippet: Some(replacement.clone()),
+            description: Str::from(description.into()),
+            snippet: Some(Str::from(replacement.clone())),
             applicability: crate::finding::Applicability::Exact,
             edits: vec![Edit {
                 line: span.start.line,
                 column: span.start.column,
                 end_line: span.end.line,
                 end_column: span.end.column,
-                replacement,
+                replacement: Str::from(replacement),
             }],
         });
         self
@@ -610,7 +615,7 @@ impl Finding {
     ) -> &mut Self {
         let o = ctx.obj(obj);
         self.related.push(Related {
-            message: message.into(),
+            message: Str::from(message.into()),
             location: ctx.location(o, field),
         });
         self
@@ -626,6 +631,7 @@ pub(crate) mod prelude {
     pub(crate) use crate::finding::{Consequence, Phase, Severity, StorageFate};
     pub(crate) use crate::kube::{self, AccessModes, ReclaimPolicy};
     pub(crate) use crate::model::{ClaimClass, Field, Pv, Pvc, Workload};
+    pub(crate) use crate::node::Str;
     pub(crate) use crate::sim::{
         Assumption, BindHow, CauseKey, ClaimId, ClaimPhase, ClaimState, Lost, Pending, Side,
         Storage, Subject, VolumeId, VolumePhase,

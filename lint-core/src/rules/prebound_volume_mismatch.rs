@@ -95,20 +95,20 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let mut cons = ctx.claim_consequence(id);
         if bound {
-            cons.summary = format!(
+            cons.summary = Str::from(format!(
                 "{}: the workload gets a volume that does not match its claim",
                 cons.summary
-            );
+            ));
         } else if mismatches.len() > 1 {
             let later: Vec<String> = mismatches[1..]
                 .iter()
                 .map(|m| m.upstream_error(&v.name))
                 .collect();
-            cons.summary = format!(
+            cons.summary = Str::from(format!(
                 "{}; once that is fixed, the next checks fail too: {}",
                 cons.summary,
                 later.join(", ")
-            );
+            ));
         }
         let f = sink.report(ctx, view.obj, &field, headline);
         f.severity(if bound {
@@ -149,14 +149,14 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             ),
         );
         let mut cons = ctx.volume_consequence(vid);
-        cons.summary = format!(
+        cons.summary = Str::from(format!(
             "{}; the claim {}",
             cons.summary,
             match c.phase() {
                 ClaimPhase::Bound => "binds another volume",
                 _ => "stays Pending or gets a new volume",
             }
-        );
+        ));
         f.consequence(cons);
         if let Some(view) = ctx.view_of(*cid) {
             f.root_cause(CauseKey::Prebound(ctx.subject_of(view)));

@@ -55,7 +55,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let mut cons = match pending.first() {
             Some(&c) => ctx.claim_consequence(c),
             None => Consequence {
-                summary: String::new(),
+                summary: Str::default(),
                 subject: None,
                 phase: None,
                 event: None,
@@ -68,9 +68,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .map(|&c| w.claim(c).key.to_string())
             .collect();
         cons.summary = if names.is_empty() {
-            format!("on Kubernetes {version}, a claim of this class that no existing volume satisfies stays Pending (Warning ProvisioningFailed \"{error}\")")
+            Str::from(format!("on Kubernetes {version}, a claim of this class that no existing volume satisfies stays Pending (Warning ProvisioningFailed \"{error}\")"))
         } else {
-            format!("on Kubernetes {version}, claims of this class stay Pending (Warning ProvisioningFailed \"{error}\"): {}", names.join(", "))
+            Str::from(format!("on Kubernetes {version}, claims of this class stay Pending (Warning ProvisioningFailed \"{error}\"): {}", names.join(", ")))
         };
         // The host-path provisioner exists, but only for test clusters that turn it on.
         let host_path = p.value == "kubernetes.io/host-path";
@@ -97,7 +97,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             Severity::Error
         })
             .consequence(cons)
-            .root_cause(CauseKey::ProvisionerUnavailable { class: sc.name.clone() })
+            .root_cause(CauseKey::ProvisionerUnavailable { class: Str::from(&sc.name) })
             .help("use the storage system's CSI driver, or kubernetes.io/no-provisioner for static volumes only");
         if let Some(csi) = replacement(&p.value) {
             f.suggest_replace(format!("use the CSI driver {csi}"), p.field.span, csi);

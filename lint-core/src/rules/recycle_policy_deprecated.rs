@@ -64,7 +64,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             Severity::Warning
         })
         .consequence(Consequence {
-            summary,
+            summary: Str::from(summary),
             subject: None,
             phase: None,
             event: None,

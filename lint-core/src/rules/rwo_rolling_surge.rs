@@ -118,12 +118,12 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             let f = sink.report(ctx, w.obj, field, headline);
             f.severity(sev)
                 .consequence(Consequence {
-                    summary: format!("{resolved}: {outcome}"),
+                    summary: Str::from(format!("{resolved}: {outcome}")),
                     subject: None,
                     phase: None,
                     event: None,
                     storage: None,
-                    assumptions: assumption.into_iter().collect(),
+                    assumptions: assumption.into_iter().map(Str::from).collect(),
                 })
                 .help("Recreate stops the old pod first; maxSurge: 0 with maxUnavailable: 1 does the same for one replica; a StatefulSet gives each pod its own claim")
                 .suggest("use the Recreate strategy", Some(RECREATE.to_string()))

@@ -86,10 +86,10 @@ fn overlapping_runs(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             );
             f.severity(Severity::Info)
                 .consequence(Consequence {
-                    summary: format!(
+                    summary: Str::from(format!(
                         "a run still active when the next is due starts another Job (concurrencyPolicy Allow{}); {what}",
                         if policy_field.is_none() { ", the default" } else { "" }
-                    ),
+                    )),
                     subject: None,
                     phase: None,
                     event: None,
@@ -158,12 +158,12 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             let f = sink.report(ctx, w.obj, &field, headline);
             f.severity(sev)
                 .consequence(Consequence {
-                    summary,
+                    summary: Str::from(summary),
                     subject: None,
                     phase: None,
                     event: None,
                     storage: None,
-                    assumptions: assumption.into_iter().collect(),
+                    assumptions: assumption.into_iter().map(Str::from).collect(),
                 })
                 .help("a StatefulSet with volumeClaimTemplates gives each pod its own claim; ReadWriteMany lets pods share one")
                 .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {name}"));

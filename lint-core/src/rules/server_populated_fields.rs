@@ -79,7 +79,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let del: Vec<String> = names.iter().map(|n| format!(".{n}")).collect();
         sink.report(ctx, id, first, format!("{} {} carries server-populated fields", obj.kind, obj.name))
             .consequence(Consequence {
-                summary,
+                summary: Str::from(summary),
                 subject: None,
                 phase: None,
                 event: None,

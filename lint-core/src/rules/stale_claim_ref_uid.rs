@@ -64,7 +64,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             let mut cons = ctx.volume_consequence(vid);
             if let Some(c) = claim {
                 let cc = ctx.claim_consequence(c);
-                cons.summary = format!("{}; {}", cc.summary, cons.summary);
+                cons.summary = Str::from(format!("{}; {}", cc.summary, cons.summary));
                 if cons.storage.is_none() {
                     cons = cc;
                 }
@@ -83,7 +83,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 format!("claimRef:\n  kind: PersistentVolumeClaim\n  namespace: {}\n  name: {}", cr.namespace, cr.name),
             )
         };
-        f.root_cause(CauseKey::StaleUid { volume: pv.name.clone() })
+        f.root_cause(CauseKey::StaleUid { volume: Str::from(&pv.name) })
             .help(if pv.reclaim_policy() == ReclaimPolicy::Delete {
                 "a volume migrated from another cluster should also use persistentVolumeReclaimPolicy: Retain (pvlint migrate does both)"
             } else {

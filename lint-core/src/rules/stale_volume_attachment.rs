@@ -166,7 +166,7 @@ fn report(
         },
     );
     f.consequence(Consequence {
-        summary: format!(
+        summary: Str::from(format!(
             "no pod on {old} uses claim {claim} any more, but VolumeAttachment {} ({}) keeps volume {} ({}) attached there; pod {}/{} on {new} gets Warning FailedAttachVolume \"Multi-Attach error for volume \\\"{}\\\" Volume is already exclusively attached to one node and can't be attached to another\" and {}; {}",
             va.name,
             va.attacher,
@@ -181,7 +181,7 @@ fn report(
                 "waits until the detach finishes"
             },
             state.join("; ")
-        ),
+        )),
         subject: None,
         phase: None,
         event: None,
@@ -194,10 +194,10 @@ fn report(
     }
     if let Some(pod_node) = &waiting.node {
         f.related.push(crate::finding::Related {
-            message: format!(
+            message: Str::from(format!(
                 "pod {} waits for the volume on {}",
                 waiting.name, pod_node.value
-            ),
+            )),
             location: ctx.location(ctx.obj(waiting.obj), &pod_node.field),
         });
     }

@@ -72,7 +72,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 .iter()
                 .filter_map(|&c| w.binding_of(c))
                 .filter(|&v| !matches!(w.volume(v).storage, Storage::Provisioned { .. }))
-                .map(|v| w.volume(v).name.clone())
+                .map(|v| w.volume(v).name.to_string())
                 .collect();
             let class = w.claim(first).class_name();
             let class_desc = if class.is_empty() {
@@ -94,7 +94,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 })
                 .collect();
             let mut cons = ctx.claim_consequence(first);
-            cons.summary = format!(
+            cons.summary = Str::from(format!(
                 "{} stay Pending, so pods {} never start{}; {}",
                 names.join(", "),
                 ordinals.join(", "),
@@ -107,7 +107,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     String::new()
                 },
                 cons.summary
-            );
+            ));
             // Without the cluster state the pool may have more volumes elsewhere: a warning when
             // the input holds part of the pool, a note when it holds none of it.
             let sev = if cons.assumptions.is_empty() {
@@ -136,7 +136,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             );
             f.severity(sev)
                 .consequence(cons)
-                .root_cause(CauseKey::Pool { namespace: sts.namespace.clone(), statefulset: sts.name.clone() })
+                .root_cause(CauseKey::Pool { namespace: Str::from(&sts.namespace), statefulset: Str::from(&sts.name) })
                 .help(format!(
                     "create {} more volume(s) of {class_desc} with at least {req} and {}, or use a StorageClass with a provisioner",
                     pending.len(),

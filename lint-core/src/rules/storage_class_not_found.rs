@@ -82,14 +82,14 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             }
             None => {
                 f.consequence(Consequence {
-                    summary: format!(
+                    summary: Str::from(format!(
                         "if the cluster has no StorageClass {name} either, the claim stays Pending (Warning ProvisioningFailed \"storageclass.storage.k8s.io \\\"{name}\\\" not found\"); pvlint assumed it exists"
-                    ),
+                    )),
                     subject: None,
                     phase: None,
                     event: None,
                     storage: None,
-                    assumptions: vec![Assumption::ClassExists(name.clone()).describe()],
+                    assumptions: vec![Str::from(Assumption::ClassExists(Str::from(name.as_str())).describe())],
                 });
             }
         }
@@ -128,14 +128,14 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         );
         f.severity(Severity::Info)
             .consequence(Consequence {
-                summary: format!(
+                summary: Str::from(format!(
                     "StorageClass {name} is not in the input; if the cluster has none either, the claim stays Pending (Warning ProvisioningFailed \"storageclass.storage.k8s.io \\\"{name}\\\" not found\")"
-                ),
+                )),
                 subject: None,
                 phase: None,
                 event: None,
                 storage: None,
-                assumptions: vec![Assumption::ClassExists(name.to_string()).describe()],
+                assumptions: vec![Str::from(Assumption::ClassExists(Str::from(name)).describe())],
             })
             .root_cause(CauseKey::ClassNotFound(ctx.subject_of(first)));
         if known.is_empty() {

@@ -62,7 +62,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let mut cons = ctx.claim_consequence(id);
         if let Some(cand) = candidate {
-            cons.summary = format!("{}; {cand}", cons.summary);
+            cons.summary = Str::from(format!("{}; {cand}", cons.summary));
         }
         // A claim that lost a race, or whose fate rests on an assumption, is not certain: a
         // warning when the input holds volumes it nearly fits, else only a note.

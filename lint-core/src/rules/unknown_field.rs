@@ -122,7 +122,7 @@ fn walk<'n>(
                 };
                 let f = sink.report(ctx, id, &field, msg);
                 f.consequence(Consequence {
-                    summary,
+                    summary: Str::from(summary),
                     subject: None,
                     phase: None,
                     event: None,

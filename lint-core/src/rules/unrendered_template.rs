@@ -33,8 +33,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         match d.kind {
             DiagKind::Template(kind) => {
                 let f = sink.report_diag(ctx.sources, d);
-                f.message = format!("unrendered {}: lint what it renders to", kind.name());
-                f.help = kind.how_to_render().to_string();
+                f.message = Str::from(format!(
+                    "unrendered {}: lint what it renders to",
+                    kind.name()
+                ));
+                f.help = Str::from(kind.how_to_render().to_string());
                 f.consequence = Some(Box::new(Consequence {
                     summary: "objects with placeholders in the fields pvlint reads are left out of the analysis, and template syntax is not reported as YAML errors; the rendered output is what the cluster gets".into(),
                     subject: None,
@@ -51,21 +54,21 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             } => {
                 let k = &ctx.sources[kustomization].name;
                 let f = sink.report_diag(ctx.sources, d);
-                f.message = format!(
+                f.message = Str::from(format!(
                     "Kustomize {}: lint what the overlay renders to",
                     if field.starts_with("patches") {
                         "patch"
                     } else {
                         "generator input"
                     }
-                );
+                ));
                 f.help = "lint the rendered overlay, e.g. `kubectl kustomize DIR | pvlint lint -`"
                     .into();
                 f.consequence = Some(Box::new(Consequence {
                     summary: if field.starts_with("patches") {
-                        format!("{k} uses this file under `{field}`: kustomize merges it into the object it names and never applies it as written; pvlint reads that object as written when the input has it, else takes a complete patch for the object and leaves a partial one out")
+                        Str::from(format!("{k} uses this file under `{field}`: kustomize merges it into the object it names and never applies it as written; pvlint reads that object as written when the input has it, else takes a complete patch for the object and leaves a partial one out"))
                     } else {
-                        format!("{k} uses this file under `{field}`: it is an input of kustomize, not an object, so pvlint does not read it as objects")
+                        Str::from(format!("{k} uses this file under `{field}`: it is an input of kustomize, not an object, so pvlint does not read it as objects"))
                     },
                     subject: None,
                     phase: None,
@@ -74,7 +77,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     assumptions: Vec::new(),
                 }));
                 f.related.push(crate::finding::Related {
-                    message: format!("listed under `{field}`"),
+                    message: Str::from(format!("listed under `{field}`")),
                     location: crate::finding::Location::new(kustomization, k, 0, at),
                 });
             }

@@ -69,7 +69,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             ),
         );
         f.consequence(Consequence {
-            summary: format!("{reported}; {next}"),
+            summary: Str::from(format!("{reported}; {next}")),
             subject: None,
             phase: Some(Phase::Failed),
             event: None,

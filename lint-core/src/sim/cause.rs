@@ -3,15 +3,16 @@
 //! a claim Pending) marks it [`Role::Consequence`], and it is dropped when the cause is reported.
 
 use super::state::ClaimKey;
+use crate::node::Str;
 
 /// A claim, or every claim a StatefulSet's volumeClaimTemplate creates.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Subject {
     Claim(ClaimKey),
     Template {
-        namespace: String,
-        statefulset: String,
-        template: String,
+        namespace: Str,
+        statefulset: Str,
+        template: Str,
     },
 }
 
@@ -19,9 +20,9 @@ pub enum Subject {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CauseKey {
     /// A volume's claimRef.uid (or resourceVersion) copied from another cluster.
-    StaleUid { volume: String },
+    StaleUid { volume: Str },
     /// A volume claimed twice, or a claim and a volume naming each other inconsistently.
-    Conflict { volume: String },
+    Conflict { volume: Str },
     /// A pre-bound claim and volume that do not fit.
     Prebound(Subject),
     /// bind-completed without volumeName.
@@ -31,12 +32,9 @@ pub enum CauseKey {
     /// A class that does not exist.
     ClassNotFound(Subject),
     /// A class whose provisioner kube-controller-manager does not serve.
-    ProvisionerUnavailable { class: String },
+    ProvisionerUnavailable { class: Str },
     /// A StatefulSet's static pool is too small.
-    Pool {
-        namespace: String,
-        statefulset: String,
-    },
+    Pool { namespace: Str, statefulset: Str },
     /// A claim left without class gets the default one instead of its class-less volume.
     ImplicitDefault(Subject),
     /// A claim that matches nothing, for no more specific reason.
@@ -44,7 +42,7 @@ pub enum CauseKey {
     /// A claim Lost for no more specific reason.
     Lost(Subject),
     /// A volume whose storage is deleted for no more specific reason.
-    Deleted { volume: String },
+    Deleted { volume: Str },
     /// Admission refuses the claim (several default classes before 1.26).
     Admission,
 }

@@ -12,6 +12,7 @@ use crate::binding::{ClaimSpec, SourceKind, VolumeSpec};
 use crate::index::Index;
 use crate::kube::{self, ReclaimPolicy};
 use crate::model::{ClaimClass, PodCount, Pv, Pvc, StorageClass, WorkloadKind};
+use crate::node::Str;
 
 /// The name the simulation gives a default class the cluster is assumed to have. It cannot
 /// be the name of a real StorageClass (`<` is not allowed in object names).
@@ -116,13 +117,13 @@ impl World {
 
     fn add_class(&mut self, side: Side, sc: &StorageClass) {
         let class = Class {
-            name: sc.name.clone(),
-            provisioner: Some(
+            name: Str::from(&sc.name),
+            provisioner: Some(Str::from(
                 sc.provisioner
                     .as_ref()
                     .map(|p| p.value.clone())
                     .unwrap_or_default(),
-            ),
+            )),
             reclaim: sc
                 .reclaim
                 .as_ref()
@@ -154,7 +155,7 @@ impl World {
             Some(name) => match self.classes.iter_mut().find(|c| c.name == name) {
                 Some(c) => c.is_default = true,
                 None => self.classes.push(Class {
-                    name: name.to_string(),
+                    name: Str::from(name),
                     provisioner: None,
                     reclaim: ReclaimPolicy::Delete,
                     wait_for_first_consumer: false,
@@ -166,7 +167,7 @@ impl World {
             None => {
                 if !self.cluster_known && !self.classes.iter().any(|c| c.is_default) {
                     self.classes.push(Class {
-                        name: ASSUMED_DEFAULT.to_string(),
+                        name: Str::from(ASSUMED_DEFAULT.to_string()),
                         provisioner: None,
                         reclaim: ReclaimPolicy::Delete,
                         wait_for_first_consumer: false,
@@ -209,9 +210,9 @@ impl World {
                 continue;
             }
             let assumption = if static_classes.contains(name) {
-                Assumption::StaticClassOnly(name.to_string())
+                Assumption::StaticClassOnly(Str::from(name))
             } else {
-                Assumption::ClassExists(name.to_string())
+                Assumption::ClassExists(Str::from(name))
             };
             add.push((name.to_string(), assumption));
         }
@@ -223,8 +224,8 @@ impl World {
             // A well-known built-in class name: its provisioner too (the assumption says so).
             let provisioner = crate::kube::well_known_class(&name).map(|(p, _)| p.to_string());
             self.classes.push(Class {
-                name,
-                provisioner,
+                name: Str::from(name),
+                provisioner: provisioner.map(Str::from),
                 reclaim: ReclaimPolicy::Delete,
                 wait_for_first_consumer: false,
                 is_default: false,
@@ -300,29 +301,35 @@ impl World {
                 None => pv.migrated_to.clone(),
             };
             let v = Volume {
-                name: pv.name.clone(),
-                uid,
+                name: Str::from(&pv.name),
+                uid: Str::from(uid),
                 origin: Origin::Object { side, obj: pv.obj },
                 spec: volume_spec(pv),
                 claim_ref: pv.claim_ref.as_ref().map(|c| ClaimRef {
                     key: ClaimKey {
-                        namespace: c.namespace.clone(),
-                        name: c.name.clone(),
+                        namespace: Str::from(&c.namespace),
+                        name: Str::from(&c.name),
                     },
-                    uid: c.uid.as_ref().map(|u| u.value.clone()).unwrap_or_default(),
+                    uid: Str::from(c.uid.as_ref().map(|u| u.value.clone()).unwrap_or_default()),
                 }),
-                provisioned_by: pv.provisioned_by.as_ref().map(|p| p.value.clone()),
-                migrated_to,
+                provisioned_by: pv
+                    .provisioned_by
+                    .as_ref()
+                    .map(|p| p.value.clone())
+                    .map(Str::from),
+                migrated_to: migrated_to.map(Str::from),
                 bound_by_controller: pv.bound_by_controller,
-                finalizers,
+                finalizers: finalizers.into_iter().map(Str::from).collect(),
                 deleting: pv.meta.deleting && live,
-                backing: pv.backing_storage(),
+                backing: Str::from(pv.backing_storage()),
                 host_path: src
                     .filter(|s| s.kind == "hostPath")
-                    .and_then(|s| s.path.clone()),
+                    .and_then(|s| s.path.clone())
+                    .map(Str::from),
                 nfs_server_problem: src
                     .and_then(|s| s.server.as_ref())
-                    .and_then(|s| kube::nfs_server_problem(&s.value)),
+                    .and_then(|s| kube::nfs_server_problem(&s.value))
+                    .map(Str::from),
                 phase,
                 release: None,
                 storage: Storage::Kept,
@@ -368,21 +375,25 @@ impl World {
         };
         Claim {
             key: ClaimKey {
-                namespace: c.namespace.clone(),
-                name: c.name.clone(),
+                namespace: Str::from(&c.namespace),
+                name: Str::from(&c.name),
             },
-            uid,
+            uid: Str::from(uid),
             origin,
             template_of: None,
             spec: claim_spec(c),
             written_class: written.clone(),
-            class,
+            class: class.map(Str::from),
             class_source: if written.has_class() {
                 ClassSource::Written
             } else {
                 ClassSource::None
             },
-            volume_name: c.volume_name.as_ref().map(|v| v.value.clone()),
+            volume_name: c
+                .volume_name
+                .as_ref()
+                .map(|v| v.value.clone())
+                .map(Str::from),
             bind_completed: c.bind_completed.is_some(),
             selected_node: c.selected_node,
             has_consumer: false,
@@ -420,12 +431,12 @@ impl World {
             for ordinal in w.ordinals_start..w.ordinals_start + count {
                 for (ti, t) in templates.iter().enumerate() {
                     let key = ClaimKey {
-                        namespace: w.namespace.clone(),
-                        name: format!("{}-{}-{ordinal}", t.name, w.name),
+                        namespace: Str::from(&w.namespace),
+                        name: Str::from(format!("{}-{}-{ordinal}", t.name, w.name)),
                     };
                     let template_of = TemplateOf {
-                        statefulset: w.name.clone(),
-                        template: t.name.clone(),
+                        statefulset: Str::from(&w.name),
+                        template: Str::from(&t.name),
                         ordinal,
                     };
                     let id = match self.claim_by_key.get(&key).copied() {
@@ -495,7 +506,7 @@ impl World {
         if !live && claim.class.is_none() {
             match self.default_class() {
                 Ok(Some(d)) => {
-                    claim.class = Some(d);
+                    claim.class = Some(Str::from(d));
                     claim.class_source = ClassSource::Admission;
                 }
                 Ok(None) => {}
@@ -520,8 +531,8 @@ impl World {
             }
             for u in &w.claims {
                 let key = ClaimKey {
-                    namespace: w.namespace.clone(),
-                    name: u.claim.value.clone(),
+                    namespace: Str::from(&w.namespace),
+                    name: Str::from(&u.claim.value),
                 };
                 if let Some(id) = self.claim_by_key.get(&key).copied() {
                     let c = &mut self.claims[id.idx()];

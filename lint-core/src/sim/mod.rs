@@ -41,6 +41,7 @@ use crate::binding::attach::{self, Attach};
 use crate::binding::fit::Mismatch;
 use crate::index::Index;
 use crate::model::ObjId;
+use crate::node::Str;
 use crate::options::Options;
 
 /// The simulated cluster. Read it through its queries; only the simulation changes it.
@@ -57,7 +58,7 @@ pub struct World {
     converged: bool,
     next_uid: u64,
     claim_by_key: HashMap<ClaimKey, ClaimId>,
-    volume_by_name: HashMap<String, VolumeId>,
+    volume_by_name: HashMap<Str, VolumeId>,
     /// Claims created from each StatefulSet object.
     template_claims: HashMap<(Side, ObjId), Vec<ClaimId>>,
     object_claims: HashMap<(Side, ObjId), ClaimId>,
@@ -151,8 +152,8 @@ impl World {
     pub fn claim_named(&self, namespace: &str, name: &str) -> Option<ClaimId> {
         self.claim_by_key
             .get(&ClaimKey {
-                namespace: namespace.to_string(),
-                name: name.to_string(),
+                namespace: Str::from(namespace),
+                name: Str::from(name),
             })
             .copied()
     }
@@ -182,7 +183,7 @@ impl World {
     pub fn missing_class_assumption(&self, name: &str) -> Option<Assumption> {
         self.static_only
             .contains(name)
-            .then(|| Assumption::StaticClassOnly(name.to_string()))
+            .then(|| Assumption::StaticClassOnly(Str::from(name)))
     }
 
     /// The volume a claim ends bound to.
@@ -256,7 +257,7 @@ impl World {
     pub fn class_display(&self, class: &Class) -> String {
         match class.assumption() {
             Some(Assumption::DefaultClassExists) => "<the cluster's default>".into(),
-            _ => class.name.clone(),
+            _ => String::from(class.name.clone()),
         }
     }
 

@@ -10,6 +10,7 @@ use super::World;
 use crate::binding::attach::provisioned_source;
 use crate::binding::VolumeSpec;
 use crate::kube::{self, ReclaimPolicy};
+use crate::node::Str;
 
 /// Why kube-controller-manager cannot provision for an in-tree `kubernetes.io/*` provisioner
 /// that CSI migration does not serve (`findProvisionablePlugin`): the ProvisioningFailed
@@ -47,7 +48,7 @@ impl World {
             return self.pend_claim(
                 id,
                 Pending::ClassNotFound {
-                    class: class_name,
+                    class: Str::from(class_name),
                     assumption,
                 },
             );
@@ -69,9 +70,9 @@ impl World {
                     return self.pend_claim(
                         id,
                         Pending::ProvisionerUnavailable {
-                            class: class_name,
-                            provisioner: p.to_string(),
-                            error,
+                            class: Str::from(class_name),
+                            provisioner: Str::from(p),
+                            error: Str::from(error),
                         },
                     );
                 }
@@ -80,8 +81,8 @@ impl World {
                 return self.pend_claim(
                     id,
                     Pending::ProvisionerUnavailable {
-                        class: class_name,
-                        provisioner: String::new(),
+                        class: Str::from(class_name),
+                        provisioner: Str::default(),
                         error: "no volume plugin matched name: ".into(),
                     },
                 )
@@ -108,7 +109,13 @@ impl World {
         let c = self.claim(id);
         let name = format!("pvc-{}", c.uid);
         if let Some(existing) = self.volume_named(&name) {
-            return self.bind(existing, id, BindHow::Provisioned { provisioner });
+            return self.bind(
+                existing,
+                id,
+                BindHow::Provisioned {
+                    provisioner: Str::from(provisioner),
+                },
+            );
         }
         let in_tree = class.provisioner.as_deref().is_some_and(|p| {
             p.starts_with("kubernetes.io/") && migrated_driver(p, version).is_none()
@@ -134,7 +141,7 @@ impl World {
         let uid = self.fresh_uid();
         let c = self.claim(id);
         let spec = VolumeSpec {
-            class: class.name.clone(),
+            class: String::from(class.name.clone()),
             capacity: c.spec.request.clone(),
             modes: c.spec.modes,
             volume_mode: c.spec.volume_mode,
@@ -154,8 +161,8 @@ impl World {
             provisioner.clone()
         };
         let v = Volume {
-            name: name.clone(),
-            uid,
+            name: Str::from(&name),
+            uid: Str::from(uid),
             origin: Origin::Provisioned { claim: id },
             spec,
             claim_ref: None,
@@ -163,30 +170,30 @@ impl World {
                 class
                     .provisioner
                     .clone()
-                    .unwrap_or_else(|| provisioner.clone()),
+                    .unwrap_or_else(|| Str::from(&provisioner)),
             ),
             migrated_to: class
                 .provisioner
                 .as_deref()
                 .and_then(|p| migrated_driver(p, version))
-                .map(String::from),
+                .map(Str::from),
             bound_by_controller: true,
-            finalizers,
+            finalizers: finalizers.into_iter().map(Str::from).collect(),
             deleting: false,
-            backing: format!("the volume {shown} creates for it"),
+            backing: Str::from(format!("the volume {shown} creates for it")),
             host_path: None,
             nfs_server_problem: None,
             phase: VolumePhase::Available,
             release: None,
             storage: Storage::Provisioned {
-                provisioner: shown.clone(),
+                provisioner: Str::from(&shown),
             },
             events: Vec::new(),
             skipped_by_reserved_claim: None,
             exists: true,
         };
         let vid = VolumeId(self.volumes.len() as u32);
-        self.volume_by_name.insert(name, vid);
+        self.volume_by_name.insert(Str::from(name), vid);
         self.volumes.push(v);
         if let Some(e) = event {
             let c = &mut self.claims[id.idx()];
@@ -194,6 +201,12 @@ impl World {
                 c.events.push(e);
             }
         }
-        self.bind(vid, id, BindHow::Provisioned { provisioner: shown })
+        self.bind(
+            vid,
+            id,
+            BindHow::Provisioned {
+                provisioner: Str::from(shown),
+            },
+        )
     }
 }

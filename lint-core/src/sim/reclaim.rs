@@ -8,6 +8,7 @@ use super::state::*;
 use super::World;
 use crate::binding::SourceKind;
 use crate::kube::{self, ReclaimPolicy};
+use crate::node::Str;
 use crate::options::KubeVersion;
 
 /// HonorPVReclaimPolicy: alpha 1.23 (off), beta 1.31 (on), GA 1.33.
@@ -195,7 +196,9 @@ pub fn reclaim_outcome(vol: &Volume, version: KubeVersion) -> ReclaimOutcome {
                 return failed(
                     Reason::VolumeFailedRecycle,
                     msg.clone(),
-                    Storage::RecycleFailed { error: msg },
+                    Storage::RecycleFailed {
+                        error: Str::from(msg),
+                    },
                 );
             }
             ReclaimOutcome {
@@ -216,19 +219,27 @@ pub fn reclaim_outcome(vol: &Volume, version: KubeVersion) -> ReclaimOutcome {
                     _ => None,
                 };
                 if let (true, Some(p)) = (external_honours, external) {
-                    return released(Storage::LeftToProvisioner { provisioner: p });
+                    return released(Storage::LeftToProvisioner {
+                        provisioner: Str::from(p),
+                    });
                 }
                 if matches!(d, Deletion::External(_)) || !kcm_honours {
                     return released(Storage::Leaked);
                 }
             }
             match d {
-                Deletion::External(p) => released(Storage::LeftToProvisioner { provisioner: p }),
-                Deletion::Deleted(plugin) => released(Storage::Deleted { plugin }),
+                Deletion::External(p) => released(Storage::LeftToProvisioner {
+                    provisioner: Str::from(p),
+                }),
+                Deletion::Deleted(plugin) => released(Storage::Deleted {
+                    plugin: Str::from(plugin),
+                }),
                 Deletion::Failed(error) => failed(
                     Reason::VolumeFailedDelete,
                     error.clone(),
-                    Storage::DeleteFailed { error },
+                    Storage::DeleteFailed {
+                        error: Str::from(error),
+                    },
                 ),
             }
         }
@@ -248,7 +259,7 @@ impl World {
                 vol.claim_ref = None;
                 vol.bound_by_controller = false;
             } else if let Some(cr) = vol.claim_ref.as_mut() {
-                cr.uid.clear();
+                cr.uid = Str::default();
             }
             vol.release = None;
         }
@@ -272,10 +283,10 @@ impl World {
 }
 
 /// Finalizers that hold a PV object until its storage is dealt with.
-pub fn protecting_finalizer(finalizers: &[String]) -> Option<&str> {
+pub fn protecting_finalizer(finalizers: &[Str]) -> Option<&str> {
     finalizers
         .iter()
-        .map(String::as_str)
+        .map(Str::as_str)
         .find(|f| *f == kube::FINALIZER_EXTERNAL_PROVISIONER || *f == kube::FINALIZER_PV_CONTROLLER)
 }
 

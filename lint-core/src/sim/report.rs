@@ -10,6 +10,7 @@ use crate::binding::fit::Mismatch;
 use crate::finding::ObjectRef;
 use crate::kube::ReclaimPolicy;
 use crate::model::ObjId;
+use crate::node::Str;
 
 pub const SCHEMA: &str = "pvlint-simulation/v1";
 
@@ -412,7 +413,7 @@ impl World {
         out.extend(
             statics
                 .into_iter()
-                .map(|s| Assumption::StaticClassOnly(s.clone())),
+                .map(|s| Assumption::StaticClassOnly(Str::from(s.as_str()))),
         );
         out
     }
@@ -458,41 +459,41 @@ impl World {
                 let v = name(volume);
                 match how {
                     BindHow::BestMatch { tied } => LinkOut {
-                        tied: tied.iter().map(name).collect(),
-                        ..link(v, "bestMatch")
+                        tied: tied.iter().map(|t| name(t).to_string()).collect(),
+                        ..link(String::from(v), "bestMatch")
                     },
                     BindHow::ReservedByClaimRef { unchecked } => LinkOut {
                         checks: checks(unchecked),
-                        ..link(v, "claimRef")
+                        ..link(String::from(v), "claimRef")
                     },
-                    BindHow::NamedVolume => link(v, "volumeName"),
+                    BindHow::NamedVolume => link(String::from(v), "volumeName"),
                     BindHow::NamedEachOther { unchecked } => LinkOut {
                         checks: checks(unchecked),
-                        ..link(v, "namedEachOther")
+                        ..link(String::from(v), "namedEachOther")
                     },
-                    BindHow::Provisioned { .. } => link(v, "provisioned"),
-                    BindHow::AlreadyBound => link(v, "alreadyBound"),
-                    BindHow::Rebound => link(v, "rebound"),
+                    BindHow::Provisioned { .. } => link(String::from(v), "provisioned"),
+                    BindHow::AlreadyBound => link(String::from(v), "alreadyBound"),
+                    BindHow::Rebound => link(String::from(v), "rebound"),
                 }
             }
             ClaimState::Lost(Lost::NoVolumeName) => return None,
             ClaimState::Lost(Lost::VolumeMissing { volume }) => {
-                link(volume.clone(), "volumeMissing")
+                link(String::from(volume.clone()), "volumeMissing")
             }
             ClaimState::Lost(Lost::Misbound { volume, claim_ref }) => LinkOut {
                 holder: Some(claim_ref.key.to_string()),
-                ..link(name(volume), "misbound")
+                ..link(String::from(name(volume)), "misbound")
             },
             ClaimState::Pending(Pending::VolumeMissing { volume }) => {
-                link(volume.clone(), "volumeMissing")
+                link(String::from(volume.clone()), "volumeMissing")
             }
             ClaimState::Pending(Pending::VolumeMismatch { volume, mismatches }) => LinkOut {
                 checks: checks(mismatches),
-                ..link(name(volume), "mismatch")
+                ..link(String::from(name(volume)), "mismatch")
             },
             ClaimState::Pending(Pending::VolumeTaken { volume, holder, .. }) => LinkOut {
                 holder: Some(holder.key.to_string()),
-                ..link(name(volume), "taken")
+                ..link(String::from(name(volume)), "taken")
             },
             ClaimState::Pending(_) | ClaimState::Rejected(_) => return None,
         })
@@ -501,22 +502,28 @@ impl World {
     fn claim_outcomes(&self, locate: &dyn Fn(Side, ObjId) -> Option<Located>) -> Vec<ClaimOutcome> {
         self.claims()
             .map(|(id, c)| ClaimOutcome {
-                namespace: c.key.namespace.clone(),
-                name: c.key.name.clone(),
+                namespace: String::from(c.key.namespace.clone()),
+                name: String::from(c.key.name.clone()),
                 origin: self.origin_out(&c.origin, locate),
                 phase: c.phase(),
                 volume: match &c.state {
-                    ClaimState::Bound { volume, .. } => Some(self.volume(*volume).name.clone()),
-                    ClaimState::Lost(_) => c.volume_name.clone(),
+                    ClaimState::Bound { volume, .. } => {
+                        Some(String::from(self.volume(*volume).name.clone()))
+                    }
+                    ClaimState::Lost(_) => c.volume_name.clone().map(String::from),
                     _ => None,
                 },
-                class: c.class.clone().map(|n| {
-                    if n == super::load::ASSUMED_DEFAULT {
-                        "<the cluster's default>".into()
-                    } else {
-                        n
-                    }
-                }),
+                class: c
+                    .class
+                    .clone()
+                    .map(|n| {
+                        if n == super::load::ASSUMED_DEFAULT {
+                            "<the cluster's default>".into()
+                        } else {
+                            n
+                        }
+                    })
+                    .map(String::from),
                 class_source: match c.class_source {
                     ClassSource::Written => "written",
                     ClassSource::Admission => "admission",
@@ -546,7 +553,7 @@ impl World {
             .enumerate()
             .filter(|(_, v)| v.exists || v.deleting)
             .map(|(i, v)| VolumeOutcome {
-                name: v.name.clone(),
+                name: String::from(v.name.clone()),
                 origin: self.origin_out(&v.origin, locate),
                 phase: v.phase,
                 gone: !v.exists,
@@ -560,17 +567,17 @@ impl World {
                     },
                     Storage::Provisioned { provisioner } => StorageOut {
                         fate: "provisioned".into(),
-                        by: Some(provisioner.clone()),
+                        by: Some(String::from(provisioner.clone())),
                         error: None,
                     },
                     Storage::Deleted { plugin } => StorageOut {
                         fate: "deleted".into(),
-                        by: Some(plugin.clone()),
+                        by: Some(String::from(plugin.clone())),
                         error: None,
                     },
                     Storage::LeftToProvisioner { provisioner } => StorageOut {
                         fate: "leftToProvisioner".into(),
-                        by: Some(provisioner.clone()),
+                        by: Some(String::from(provisioner.clone())),
                         error: None,
                     },
                     Storage::Recycled => StorageOut {
@@ -581,12 +588,12 @@ impl World {
                     Storage::DeleteFailed { error } => StorageOut {
                         fate: "deleteFailed".into(),
                         by: None,
-                        error: Some(error.clone()),
+                        error: Some(String::from(error.clone())),
                     },
                     Storage::RecycleFailed { error } => StorageOut {
                         fate: "recycleFailed".into(),
                         by: None,
-                        error: Some(error.clone()),
+                        error: Some(String::from(error.clone())),
                     },
                     Storage::Leaked => StorageOut {
                         fate: "leaked".into(),
@@ -594,7 +601,7 @@ impl World {
                         error: None,
                     },
                 },
-                backing: v.backing.clone(),
+                backing: String::from(v.backing.clone()),
                 events: v.events.clone(),
                 why: self.volume_why(VolumeId(i as u32)),
             })

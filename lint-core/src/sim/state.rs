@@ -9,6 +9,7 @@ use crate::binding::fit::Mismatch;
 use crate::binding::{ClaimSpec, VolumeSpec};
 use crate::kube::ReclaimPolicy;
 use crate::model::ObjId;
+use crate::node::Str;
 
 /// A claim of the simulation. Ids survive deletes (a deleted claim keeps its slot).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,8 +84,8 @@ impl Origin {
 /// `namespace/name`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClaimKey {
-    pub namespace: String,
-    pub name: String,
+    pub namespace: Str,
+    pub name: Str,
 }
 
 impl std::fmt::Display for ClaimKey {
@@ -98,7 +99,7 @@ impl std::fmt::Display for ClaimKey {
 pub struct ClaimRef {
     pub key: ClaimKey,
     /// "" when the volume is pre-bound by name only.
-    pub uid: String,
+    pub uid: Str,
 }
 
 /// Event type.
@@ -131,11 +132,11 @@ pub struct Event {
     #[serde(rename = "type")]
     pub kind: EventType,
     pub reason: Reason,
-    pub message: String,
+    pub message: Str,
 }
 
 impl Event {
-    pub(crate) fn normal(reason: Reason, message: impl Into<String>) -> Event {
+    pub(crate) fn normal(reason: Reason, message: impl Into<Str>) -> Event {
         Event {
             kind: EventType::Normal,
             reason,
@@ -143,7 +144,7 @@ impl Event {
         }
     }
 
-    pub(crate) fn warning(reason: Reason, message: impl Into<String>) -> Event {
+    pub(crate) fn warning(reason: Reason, message: impl Into<Str>) -> Event {
         Event {
             kind: EventType::Warning,
             reason,
@@ -160,10 +161,10 @@ pub enum Assumption {
     /// and binding mode are unknown.
     DefaultClassExists,
     /// A StorageClass the input names but does not define exists and provisions volumes.
-    ClassExists(String),
+    ClassExists(Str),
     /// A class name the input's free static volumes (a pool) use has no StorageClass object:
     /// it is a label only.
-    StaticClassOnly(String),
+    StaticClassOnly(Str),
     /// No PersistentVolume of the cluster matches a claim, besides those in the input.
     NoOtherVolumes,
 }
@@ -182,9 +183,9 @@ pub enum ClassKnowledge {
 /// A StorageClass the simulation knows (defined or assumed).
 #[derive(Debug, Clone)]
 pub struct Class {
-    pub name: String,
+    pub name: Str,
     /// None when unknown (an assumed class).
-    pub provisioner: Option<String>,
+    pub provisioner: Option<Str>,
     pub reclaim: ReclaimPolicy,
     pub wait_for_first_consumer: bool,
     pub is_default: bool,
@@ -220,28 +221,28 @@ pub enum Pending {
     /// Not synced yet.
     New,
     /// Delayed binding (WaitForFirstConsumer) and no pod in the input uses the claim.
-    WaitForFirstConsumer { class: String },
+    WaitForFirstConsumer { class: Str },
     /// No volume matches and the claim has no class ("" or unset without a default).
     NoMatchNoClass,
     /// No volume matches and its class does not exist.
     ClassNotFound {
-        class: String,
+        class: Str,
         /// Set when pvlint only assumes the class is missing.
         assumption: Option<Assumption>,
     },
     /// No volume matches and the class's provisioner is an in-tree name kube-controller-manager
     /// does not serve (including `kubernetes.io/no-provisioner`).
     ProvisionerUnavailable {
-        class: String,
-        provisioner: String,
+        class: Str,
+        provisioner: Str,
         /// The error in the ProvisioningFailed event.
-        error: String,
+        error: Str,
     },
     /// A volumeAttributesClassName on a claim while the VolumeAttributesClass gate is off:
     /// matching fails with an error, and no event is emitted.
     AttributesClassUnsupported,
     /// It names a volume that does not exist (no event; it waits).
-    VolumeMissing { volume: String },
+    VolumeMissing { volume: Str },
     /// It names a volume that fails checkVolumeSatisfyClaim.
     VolumeMismatch {
         volume: VolumeId,
@@ -269,7 +270,7 @@ pub enum BindHow {
     /// Both name each other: bound without any check (`unchecked` lists those that fail).
     NamedEachOther { unchecked: Vec<Mismatch> },
     /// A volume dynamic provisioning created for it.
-    Provisioned { provisioner: String },
+    Provisioned { provisioner: Str },
     /// A bound claim whose volume's claimRef carries its UID (live state).
     AlreadyBound,
     /// A bound claim whose volume has no claimRef: bound again without checks.
@@ -282,7 +283,7 @@ pub enum Lost {
     /// bind-completed but no spec.volumeName.
     NoVolumeName,
     /// bind-completed and its volume does not exist.
-    VolumeMissing { volume: String },
+    VolumeMissing { volume: Str },
     /// bind-completed and its volume's claimRef has another (or no) UID, or names another claim.
     Misbound {
         volume: VolumeId,
@@ -336,8 +337,8 @@ pub struct Race {
 /// The StatefulSet and volumeClaimTemplate a claim is created from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TemplateOf {
-    pub statefulset: String,
-    pub template: String,
+    pub statefulset: Str,
+    pub template: Str,
     pub ordinal: i64,
 }
 
@@ -345,15 +346,15 @@ pub struct TemplateOf {
 #[derive(Debug, Clone)]
 pub struct Claim {
     pub key: ClaimKey,
-    pub uid: String,
+    pub uid: Str,
     pub origin: Origin,
     pub template_of: Option<TemplateOf>,
     pub spec: ClaimSpec,
     pub written_class: WrittenClass,
     /// The class after admission and retroactive defaulting (None = unset, compared as "").
-    pub class: Option<String>,
+    pub class: Option<Str>,
     pub class_source: ClassSource,
-    pub volume_name: Option<String>,
+    pub volume_name: Option<Str>,
     pub bind_completed: bool,
     /// volume.kubernetes.io/selected-node is set: delayed binding provisions at once.
     pub selected_node: bool,
@@ -395,7 +396,7 @@ pub enum Release {
     /// or the claim was recreated).
     UidMismatch,
     /// It was dynamically provisioned, has Delete, and its claim is bound to another volume.
-    ClaimBoundElsewhere { other: String },
+    ClaimBoundElsewhere { other: Str },
 }
 
 /// What happens to the storage behind a volume.
@@ -404,25 +405,25 @@ pub enum Storage {
     Kept,
     /// Created by dynamic provisioning.
     Provisioned {
-        provisioner: String,
+        provisioner: Str,
     },
     /// Deleted by kube-controller-manager's in-tree deleter (which also deletes the PV object).
     Deleted {
-        plugin: String,
+        plugin: Str,
     },
     /// Left Released for the external provisioner (CSI), which deletes it.
     LeftToProvisioner {
-        provisioner: String,
+        provisioner: Str,
     },
     /// Wiped by a recycler pod and offered again.
     Recycled,
     /// Deletion failed: the volume is Failed and the storage stays.
     DeleteFailed {
-        error: String,
+        error: Str,
     },
     /// Recycling failed: the volume is Failed and the storage stays.
     RecycleFailed {
-        error: String,
+        error: Str,
     },
     /// The PV object is gone but nothing deleted the storage (a PV deleted before its claim
     /// without the finalizer that honours the Delete policy).
@@ -442,22 +443,22 @@ impl Storage {
 /// A simulated PersistentVolume.
 #[derive(Debug, Clone)]
 pub struct Volume {
-    pub name: String,
-    pub uid: String,
+    pub name: Str,
+    pub uid: Str,
     pub origin: Origin,
     pub spec: VolumeSpec,
     pub claim_ref: Option<ClaimRef>,
-    pub provisioned_by: Option<String>,
+    pub provisioned_by: Option<Str>,
     /// pv.kubernetes.io/migrated-to: reclaim is left to the CSI driver.
-    pub migrated_to: Option<String>,
+    pub migrated_to: Option<Str>,
     pub bound_by_controller: bool,
-    pub finalizers: Vec<String>,
+    pub finalizers: Vec<Str>,
     /// `kubectl delete` was called: the object stays while a finalizer holds it.
     pub deleting: bool,
     /// What the storage is ("the NFS export 10.0.0.1:/data").
-    pub backing: String,
-    pub host_path: Option<String>,
-    pub nfs_server_problem: Option<String>,
+    pub backing: Str,
+    pub host_path: Option<Str>,
+    pub nfs_server_problem: Option<Str>,
     pub phase: VolumePhase,
     pub release: Option<Release>,
     pub storage: Storage,

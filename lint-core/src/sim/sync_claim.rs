@@ -4,6 +4,7 @@
 use super::state::*;
 use super::World;
 use crate::binding::fit;
+use crate::node::Str;
 
 impl World {
     pub(crate) fn sync_claim(&mut self, id: ClaimId) -> bool {
@@ -60,7 +61,7 @@ impl World {
             return self.pend(
                 id,
                 Pending::VolumeMissing {
-                    volume: vol.to_string(),
+                    volume: Str::from(vol),
                 },
             );
         };
@@ -129,13 +130,18 @@ impl World {
         {
             if let Ok(Some(d)) = self.default_class() {
                 let c = &mut self.claims[id.idx()];
-                c.class = Some(d);
+                c.class = Some(Str::from(d));
                 c.class_source = ClassSource::Retroactive;
                 return true;
             }
         }
         if delay && !node_chosen {
-            return self.pend(id, Pending::WaitForFirstConsumer { class: class_name });
+            return self.pend(
+                id,
+                Pending::WaitForFirstConsumer {
+                    class: Str::from(class_name),
+                },
+            );
         }
         if class_name.is_empty() {
             return self.pend(id, Pending::NoMatchNoClass);

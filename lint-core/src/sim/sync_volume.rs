@@ -4,6 +4,7 @@
 
 use super::state::*;
 use super::World;
+use crate::node::Str;
 
 impl World {
     pub(crate) fn sync_volume(&mut self, v: VolumeId) -> bool {
@@ -38,7 +39,7 @@ impl World {
                         vol.claim_ref = None;
                         vol.bound_by_controller = false;
                     } else if let Some(cr) = vol.claim_ref.as_mut() {
-                        cr.uid.clear();
+                        cr.uid = Str::default();
                     }
                     vol.phase = VolumePhase::Available;
                     true

@@ -280,8 +280,8 @@ pub fn decide(request: &Value, settings: &Settings, lookup: &dyn Lookup) -> Resp
     }
 }
 
-fn join(s: &BTreeSet<String>) -> String {
-    s.iter().cloned().collect::<Vec<_>>().join(",")
+fn join(s: &BTreeSet<pvlint_core::Str>) -> String {
+    s.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(",")
 }
 
 /// `error[rule]: headline`, as the CLI prints it.
@@ -292,9 +292,9 @@ pub fn headline(f: &Finding) -> String {
 /// What makes two findings the same hazard: the rule, the object and the field.
 fn key(f: &Finding) -> (String, String, String) {
     (
-        f.rule.clone(),
+        f.rule.to_string(),
         f.object.as_ref().map(|o| o.display()).unwrap_or_default(),
-        f.path.clone(),
+        f.path.to_string(),
     )
 }
 
