@@ -72,11 +72,11 @@ impl Index {
             object: None,
             obj: None,
             field: Field {
-                path: String::new(),
+                path: Str::default(),
                 span: Span { start: at, end: at },
             },
-            message: String::new(),
-            help: String::new(),
+            message: Str::default(),
+            help: Str::default(),
             suggestion: None,
         });
     }
@@ -143,10 +143,10 @@ impl Index {
                 object: None,
                 obj: None,
                 field: Field {
-                    path: String::new(),
+                    path: Str::default(),
                     span: i.span,
                 },
-                message: i.message,
+                message: Str::from(i.message),
                 help: help.into(),
                 suggestion: None,
             });
@@ -258,10 +258,10 @@ impl Index {
         self.objects.push(Object {
             source: sid,
             document,
-            api_version,
-            kind,
-            name,
-            namespace,
+            api_version: Str::from(api_version),
+            kind: Str::from(kind),
+            name: Str::from(name),
+            namespace: namespace.map(Str::from),
             root,
             from_patch: false,
         });
@@ -283,10 +283,10 @@ impl Index {
             object: None,
             obj: None,
             field: Field {
-                path: String::new(),
+                path: Str::default(),
                 span,
             },
-            message,
+            message: Str::from(message),
             help: help.into(),
             suggestion: None,
         });
@@ -302,7 +302,7 @@ impl Index {
                 .map_or("", |(g, _)| g)
                 .to_string()
         };
-        let mut last: HashMap<(String, String, Option<String>, String), ObjId> = HashMap::new();
+        let mut last: HashMap<(String, Str, Option<Str>, Str), ObjId> = HashMap::new();
         for (id, o) in self.objects.iter().enumerate() {
             if o.name.is_empty() {
                 continue; // generateName: a new object every time
@@ -361,16 +361,22 @@ impl Index {
                 KindClass::PersistentVolume => {
                     let pv = model::read_pv(obj, id, &mut r);
                     model::validation::pv(obj, &pv, &mut r);
-                    self.pv_classes.insert(pv.class.clone());
-                    self.pv_by_name.insert(obj.name.clone(), self.pvs.len());
+                    self.pv_classes.insert(String::from(pv.class.clone()));
+                    self.pv_by_name
+                        .insert(String::from(obj.name.clone()), self.pvs.len());
                     self.pvs.push(pv);
                 }
                 KindClass::PersistentVolumeClaim => {
                     let pvc = model::read_claim(obj, id, &mut r, "", obj.name.clone(), None);
                     model::validation::claim(obj, &pvc, &mut r);
                     self.pvc_by_obj.insert(id, self.pvcs.len());
-                    self.pvc_by_key
-                        .insert((pvc.namespace.clone(), pvc.name.clone()), self.pvcs.len());
+                    self.pvc_by_key.insert(
+                        (
+                            String::from(pvc.namespace.clone()),
+                            String::from(pvc.name.clone()),
+                        ),
+                        self.pvcs.len(),
+                    );
                     self.pvcs.push(pvc);
                 }
                 KindClass::StorageClass => {
@@ -399,8 +405,8 @@ impl Index {
                                     id,
                                     &mut r,
                                     &prefix,
-                                    tname.to_string(),
-                                    Some(obj.name.clone()),
+                                    Str::from(tname),
+                                    Some(String::from(obj.name.clone())),
                                 );
                                 self.templates_by_obj
                                     .entry(id)
@@ -532,7 +538,7 @@ fn check_metadata(r: &mut Reader<'_>) {
                     d_help = format!("quote the value: {}: \"{}\"", e.key, q);
                 }
                 let field = Field {
-                    path: format!("{path}.{}", e.key),
+                    path: Str::from(format!("{path}.{}", e.key)),
                     span: e.value.span,
                 };
                 r.invalid(

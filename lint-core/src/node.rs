@@ -566,11 +566,7 @@ mod tests {
         use std::collections::HashMap;
         let long = "pvc-0c5e7a86-5f3b-4c1e-9d3a-6f0f1b2e8a11";
         for text in ["", "ReadWriteOnce", "exactly-22-bytes-long!", long] {
-            let forms = [
-                Str::new(text),
-                Str::from(text.to_string()),
-                Str::from_static(text),
-            ];
+            let forms = [Str::new(text), Str::from(text), Str::from_static(text)];
             for f in &forms {
                 assert_eq!(f.as_str(), text);
                 assert_eq!(f, &forms[0]);

@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{Diag, ObjId, Reader, Spanned};
 use crate::index::Index;
+use crate::node::Str;
 use crate::node::{Node, ScalarKind};
 
 /// `status.phase` of a Pod.
@@ -43,16 +44,16 @@ impl PodPhase {
 /// volume creates (`<pod>-<volume>`).
 #[derive(Debug, Clone)]
 pub struct PodClaim {
-    pub name: String,
+    pub name: Str,
 }
 
 #[derive(Debug, Clone)]
 pub struct LivePod {
     pub obj: ObjId,
-    pub name: String,
-    pub namespace: String,
+    pub name: Str,
+    pub namespace: Str,
     /// spec.nodeName: the node the scheduler bound it to.
-    pub node: Option<Spanned<String>>,
+    pub node: Option<Spanned<Str>>,
     /// status.phase (Pending when the server reported none).
     pub phase: PodPhase,
     pub claims: Vec<PodClaim>,
@@ -63,37 +64,37 @@ pub struct LivePod {
 #[derive(Debug, Clone)]
 pub struct LiveAttachment {
     pub obj: ObjId,
-    pub name: String,
+    pub name: Str,
     /// spec.attacher: the CSI driver.
-    pub attacher: String,
+    pub attacher: Str,
     /// spec.nodeName.
-    pub node: Spanned<String>,
+    pub node: Spanned<Str>,
     /// spec.source.persistentVolumeName.
-    pub volume: Option<String>,
+    pub volume: Option<Str>,
     /// status.attached.
     pub attached: bool,
     /// status.detachError.message.
-    pub detach_error: Option<String>,
+    pub detach_error: Option<Str>,
     pub deleting: bool,
 }
 
 #[derive(Debug, Clone)]
 pub struct LiveNode {
-    pub name: String,
+    pub name: Str,
     /// The Ready condition's status: Some(true) "True", Some(false) "False" or "Unknown".
     pub ready: Option<bool>,
     /// The `node.kubernetes.io/out-of-service` taint (non-graceful node shutdown).
     pub out_of_service: bool,
     /// status.volumesInUse: the volumes kubelet reports mounted (unique volume names).
-    pub volumes_in_use: HashSet<String>,
+    pub volumes_in_use: HashSet<Str>,
 }
 
 /// What a PersistentVolume's status says.
 #[derive(Debug, Clone)]
 pub struct VolumeStatus {
-    pub phase: Option<Spanned<String>>,
+    pub phase: Option<Spanned<Str>>,
     /// status.message (set with Failed: the reclaim error).
-    pub message: Option<String>,
+    pub message: Option<Str>,
 }
 
 /// The live-only facts of a cluster state.
@@ -128,7 +129,10 @@ impl Live {
                     let pod = read_pod(&mut r);
                     for c in &pod.claims {
                         live.pods_by_claim
-                            .entry((pod.namespace.clone(), c.name.clone()))
+                            .entry((
+                                String::from(pod.namespace.clone()),
+                                String::from(c.name.clone()),
+                            ))
                             .or_default()
                             .push(live.pods.len());
                     }
@@ -141,7 +145,8 @@ impl Live {
                 }
                 ("", "Node") => {
                     let n = read_node(&mut r);
-                    live.node_by_name.insert(n.name.clone(), live.nodes.len());
+                    live.node_by_name
+                        .insert(String::from(n.name.clone()), live.nodes.len());
                     live.nodes.push(n);
                 }
                 ("", "PersistentVolume") => {
@@ -204,7 +209,7 @@ fn read_pod(r: &mut Reader<'_>) -> LivePod {
                 // Generic ephemeral volumes: the claim is named <pod>-<volume> (ephemeral.VolumeClaimName).
                 if let Some(vname) = r.string_in(v, &base, "name") {
                     claims.push(PodClaim {
-                        name: format!("{}-{}", obj.name, vname.value),
+                        name: Str::from(format!("{}-{}", obj.name, vname.value)),
                     });
                 }
             }

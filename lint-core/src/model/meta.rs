@@ -5,17 +5,18 @@ use crate::binding::selector::{Requirement, OPERATORS};
 use crate::binding::{LabelSelector, Labels};
 use crate::finding::Severity;
 use crate::node::Node;
+use crate::node::Str;
 
 /// The metadata the simulator needs of an object (or of a claim template, under its prefix).
 #[derive(Debug, Clone, Default)]
 pub struct Meta {
     pub labels: Labels,
     /// metadata.uid: set on objects exported from a cluster.
-    pub uid: Option<Spanned<String>>,
+    pub uid: Option<Spanned<Str>>,
     /// metadata.deletionTimestamp is set: the object is being deleted.
     pub deleting: bool,
     /// status.phase (exports and cluster state).
-    pub phase: Option<Spanned<String>>,
+    pub phase: Option<Spanned<Str>>,
 }
 
 /// Reads `<prefix>metadata` (labels, uid, timestamps) and `<prefix>status.phase`.
@@ -53,7 +54,7 @@ pub(crate) fn read_labels(r: &mut Reader<'_>, path: &str) -> Labels {
 pub(crate) fn read_selector(r: &mut Reader<'_>, path: &str) -> Option<Spanned<LabelSelector>> {
     let node = r.map(path)?;
     let field = Field {
-        path: path.to_string(),
+        path: Str::from(path),
         span: node.span,
     };
     let mut requirements = Vec::new();
@@ -79,7 +80,7 @@ pub(crate) fn read_selector(r: &mut Reader<'_>, path: &str) -> Option<Spanned<La
                     None => {
                         r.invalid(
                             Field {
-                                path: format!("{base}.values"),
+                                path: Str::from(format!("{base}.values")),
                                 span: n.span,
                             },
                             Severity::Error,
@@ -95,7 +96,7 @@ pub(crate) fn read_selector(r: &mut Reader<'_>, path: &str) -> Option<Spanned<La
             let (Some(key), Some(op)) = (key, op) else {
                 r.invalid(
                     Field {
-                        path: base.clone(),
+                        path: Str::from(&base),
                         span: item.span,
                     },
                     Severity::Error,
@@ -126,10 +127,10 @@ pub(crate) fn read_selector(r: &mut Reader<'_>, path: &str) -> Option<Spanned<La
                     ok = false;
                     continue;
                 }
-                "In" => Requirement::In(key, values),
-                "NotIn" => Requirement::NotIn(key, values),
-                "Exists" => Requirement::Exists(key),
-                "DoesNotExist" => Requirement::DoesNotExist(key),
+                "In" => Requirement::In(String::from(key), values),
+                "NotIn" => Requirement::NotIn(String::from(key), values),
+                "Exists" => Requirement::Exists(String::from(key)),
+                "DoesNotExist" => Requirement::DoesNotExist(String::from(key)),
                 other => {
                     let near = crate::schema::suggest(other, OPERATORS.iter().copied());
                     r.invalid(

@@ -23,13 +23,13 @@ pub type ObjId = usize;
 /// A field of an object: where it is and its dotted path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
-    pub path: String,
+    pub path: Str,
     pub span: Span,
 }
 
 impl Field {
     pub fn with_path(mut self, path: &str) -> Field {
-        self.path = path.to_string();
+        self.path = Str::from(path);
         self
     }
 }
@@ -47,11 +47,11 @@ pub struct Object {
     pub source: SourceId,
     pub document: usize,
 
-    pub api_version: String,
-    pub kind: String,
-    pub name: String,
+    pub api_version: Str,
+    pub kind: Str,
+    pub name: Str,
     /// Effective namespace (`default` when a namespaced object has none); None when cluster-scoped.
-    pub namespace: Option<String>,
+    pub namespace: Option<Str>,
     pub root: Node,
     /// Read from a Kustomize strategic-merge patch whose target is not in the input: taken for
     /// that object if it is complete, left out if the API server would reject it as written.
@@ -61,17 +61,17 @@ pub struct Object {
 impl Object {
     pub fn objref(&self) -> ObjectRef {
         ObjectRef {
-            api_version: Str::from(self.api_version.clone()),
-            kind: Str::from(self.kind.clone()),
-            namespace: self.namespace.clone().map(Str::from),
-            name: Str::from(self.name.clone()),
+            api_version: Str::from(&self.api_version),
+            kind: Str::from(&self.kind),
+            namespace: self.namespace.clone(),
+            name: Str::from(&self.name),
         }
     }
 
     /// The field at a dotted path, if present.
     pub fn field(&self, path: &str) -> Option<Field> {
         self.root.at(path).map(|n| Field {
-            path: path.to_string(),
+            path: Str::from(path),
             span: n.span,
         })
     }
@@ -85,7 +85,7 @@ impl Object {
         };
         match parent.and_then(|p| p.entry(key)) {
             Some(e) => Field {
-                path: path.to_string(),
+                path: Str::from(path),
                 span: e.key_span.join(e.value.span),
             },
             None => self.whole(),
@@ -100,7 +100,7 @@ impl Object {
             .map(|e| e.key_span.join(e.value.span))
             .unwrap_or(self.root.span);
         Field {
-            path: String::new(),
+            path: Str::default(),
             span,
         }
     }
@@ -117,7 +117,7 @@ impl Object {
     pub fn annotation_field(&self, key: &str) -> Option<Field> {
         let e = self.root.at("metadata.annotations")?.entry(key)?;
         Some(Field {
-            path: format!("metadata.annotations.{key}"),
+            path: Str::from(format!("metadata.annotations.{key}")),
             span: e.key_span.join(e.value.span),
         })
     }
@@ -146,8 +146,8 @@ pub struct Diag {
     /// The object the diagnostic is about, when it is one.
     pub obj: Option<ObjId>,
     pub field: Field,
-    pub message: String,
-    pub help: String,
+    pub message: Str,
+    pub help: Str,
     pub suggestion: Option<Suggestion>,
 }
 
@@ -206,8 +206,8 @@ impl<'a> Reader<'a> {
             object: Some(self.obj.objref()),
             obj: Some(self.id),
             field,
-            message,
-            help,
+            message: Str::from(message),
+            help: Str::from(help),
             suggestion: None,
         });
     }
@@ -232,7 +232,7 @@ impl<'a> Reader<'a> {
         };
         self.invalid(
             Field {
-                path: path.to_string(),
+                path: Str::from(path),
                 span: node.span,
             },
             Severity::Error,
@@ -269,28 +269,23 @@ impl<'a> Reader<'a> {
             object: Some(self.obj.objref()),
             obj: Some(self.id),
             field: Field {
-                path: path.to_string(),
+                path: Str::from(path),
                 span: n.span,
             },
-            message: String::new(),
-            help: String::new(),
+            message: Str::default(),
+            help: Str::default(),
             suggestion: None,
         });
         true
     }
 
-    pub fn string_in(
-        &mut self,
-        base: &Node,
-        base_path: &str,
-        key: &str,
-    ) -> Option<Spanned<String>> {
+    pub fn string_in(&mut self, base: &Node, base_path: &str, key: &str) -> Option<Spanned<Str>> {
         let n = base.get(key)?;
         let path = join(base_path, key);
         string_of(self, n, &path)
     }
 
-    pub fn string(&mut self, path: &str) -> Option<Spanned<String>> {
+    pub fn string(&mut self, path: &str) -> Option<Spanned<Str>> {
         let n = self.node(path)?;
         string_of(self, n, path)
     }
@@ -298,7 +293,7 @@ impl<'a> Reader<'a> {
     pub fn int(&mut self, path: &str) -> Option<Spanned<i64>> {
         let n = self.node(path)?;
         let field = Field {
-            path: path.to_string(),
+            path: Str::from(path),
             span: n.span,
         };
         match n.as_scalar() {
@@ -322,7 +317,7 @@ impl<'a> Reader<'a> {
             Some(ScalarKind::Bool(b)) => Some(Spanned {
                 value: b,
                 field: Field {
-                    path: path.to_string(),
+                    path: Str::from(path),
                     span: n.span,
                 },
             }),
@@ -336,7 +331,7 @@ impl<'a> Reader<'a> {
     pub fn quantity(&mut self, path: &str) -> Option<Spanned<Quantity>> {
         let n = self.node(path)?;
         let field = Field {
-            path: path.to_string(),
+            path: Str::from(path),
             span: n.span,
         };
         let text = match n.as_scalar() {
@@ -368,7 +363,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A list of strings; wrong-typed entries are reported and skipped.
-    pub fn strings(&mut self, path: &str) -> Option<Spanned<Vec<Spanned<String>>>> {
+    pub fn strings(&mut self, path: &str) -> Option<Spanned<Vec<Spanned<Str>>>> {
         let n = self.node(path)?;
         let Some(items) = n.as_seq() else {
             self.wrong_type(n, path, "a list");
@@ -384,7 +379,7 @@ impl<'a> Reader<'a> {
         Some(Spanned {
             value: out,
             field: Field {
-                path: path.to_string(),
+                path: Str::from(path),
                 span: n.span,
             },
         })
@@ -414,15 +409,15 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn string_of(r: &mut Reader<'_>, n: &Node, path: &str) -> Option<Spanned<String>> {
+fn string_of(r: &mut Reader<'_>, n: &Node, path: &str) -> Option<Spanned<Str>> {
     if n.is_null() || r.placeholder(n, path) {
         return None;
     }
     match n.as_str() {
         Some(s) => Some(Spanned {
-            value: s.to_string(),
+            value: Str::from(s),
             field: Field {
-                path: path.to_string(),
+                path: Str::from(path),
                 span: n.span,
             },
         }),

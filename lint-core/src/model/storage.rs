@@ -5,14 +5,15 @@ use super::{Field, ObjId, Object, Reader, Spanned};
 use crate::binding::LabelSelector;
 use crate::finding::Severity;
 use crate::kube::{self, AccessModes, ReclaimPolicy, VolumeMode};
+use crate::node::Str;
 use crate::quantity::Quantity;
 
 /// A volume's storage class (`GetPersistentVolumeClass`): beta annotation first, then spec.
 #[derive(Debug, Clone)]
 pub struct Pv {
     pub obj: ObjId,
-    pub name: String,
-    pub class: String,
+    pub name: Str,
+    pub class: Str,
     pub class_field: Option<Field>,
     pub capacity: Option<Spanned<Quantity>>,
     pub access_modes: AccessModes,
@@ -22,12 +23,12 @@ pub struct Pv {
     pub claim_ref: Option<ClaimRef>,
     pub source: Option<VolumeSource>,
     pub has_node_affinity: bool,
-    pub finalizers: Vec<String>,
-    pub provisioned_by: Option<Spanned<String>>,
+    pub finalizers: Vec<Str>,
+    pub provisioned_by: Option<Spanned<Str>>,
     /// spec.volumeAttributesClassName ("" when unset).
-    pub attributes_class: String,
+    pub attributes_class: Str,
     /// pv.kubernetes.io/migrated-to: a CSI driver serves this in-tree volume.
-    pub migrated_to: Option<String>,
+    pub migrated_to: Option<Str>,
     /// pv.kubernetes.io/bound-by-controller is set.
     pub bound_by_controller: bool,
     pub meta: Meta,
@@ -71,22 +72,22 @@ impl Pv {
 #[derive(Debug, Clone)]
 pub struct ClaimRef {
     pub field: Field,
-    pub namespace: String,
-    pub name: String,
-    pub uid: Option<Spanned<String>>,
-    pub resource_version: Option<Spanned<String>>,
+    pub namespace: Str,
+    pub name: Str,
+    pub uid: Option<Spanned<Str>>,
+    pub resource_version: Option<Spanned<Str>>,
 }
 
 #[derive(Debug, Clone)]
 pub struct VolumeSource {
     /// The field name: `csi`, `nfs`, `hostPath`, ...
-    pub kind: String,
+    pub kind: Str,
     pub field: Field,
-    pub csi_driver: Option<String>,
+    pub csi_driver: Option<Str>,
     /// volumeHandle (CSI), or the image/disk/volume id of in-tree sources.
-    pub handle: Option<String>,
-    pub server: Option<Spanned<String>>,
-    pub path: Option<String>,
+    pub handle: Option<Str>,
+    pub server: Option<Spanned<Str>>,
+    pub path: Option<Str>,
     pub has_provisioner_identity: bool,
 }
 
@@ -94,23 +95,23 @@ pub struct VolumeSource {
 #[derive(Debug, Clone)]
 pub struct Pvc {
     pub obj: ObjId,
-    pub name: String,
-    pub namespace: String,
+    pub name: Str,
+    pub namespace: Str,
     /// Path prefix of the claim inside its object (`spec.volumeClaimTemplates[0].` for templates).
-    pub prefix: String,
+    pub prefix: Str,
     /// For templates: the StatefulSet's name.
-    pub template_of: Option<String>,
+    pub template_of: Option<Str>,
     pub class: ClaimClass,
     pub request: Option<Spanned<Quantity>>,
     pub access_modes: AccessModes,
     pub access_modes_field: Option<Field>,
     pub volume_mode: VolumeMode,
     pub volume_mode_field: Option<Field>,
-    pub volume_name: Option<Spanned<String>>,
+    pub volume_name: Option<Spanned<Str>>,
     pub bind_completed: Option<Field>,
     pub selector: Option<Spanned<LabelSelector>>,
     /// spec.volumeAttributesClassName ("" when unset).
-    pub attributes_class: String,
+    pub attributes_class: Str,
     /// volume.kubernetes.io/selected-node is set (the scheduler chose a node).
     pub selected_node: bool,
     /// The claim's metadata (a template's own metadata for StatefulSet templates).
@@ -123,7 +124,7 @@ pub enum ClaimClass {
     /// storageClassName not set and no beta annotation: admission assigns the default class.
     Unset,
     Set {
-        name: String,
+        name: Str,
         field: Field,
         /// Came from the beta annotation, which wins over spec.storageClassName.
         from_annotation: bool,
@@ -142,19 +143,19 @@ impl ClaimClass {
 #[derive(Debug, Clone)]
 pub struct StorageClass {
     pub obj: ObjId,
-    pub name: String,
-    pub provisioner: Option<Spanned<String>>,
+    pub name: Str,
+    pub provisioner: Option<Spanned<Str>>,
     pub reclaim: Option<Spanned<ReclaimPolicy>>,
     pub wait_for_first_consumer: bool,
     /// The is-default-class annotation (GA or beta form) equals "true".
     pub is_default: Option<Field>,
     /// metadata.creationTimestamp, when the object comes from a cluster.
-    pub created: Option<String>,
+    pub created: Option<Str>,
 }
 
 #[derive(Debug, Clone)]
 pub struct CsiDriver {
-    pub name: String,
+    pub name: Str,
     /// `spec.attachRequired`; Kubernetes defaults it to true.
     pub attach_required: bool,
 }
@@ -237,12 +238,12 @@ fn reclaim(r: &mut Reader<'_>, path: &str) -> Option<Spanned<ReclaimPolicy>> {
 pub(crate) fn read_pv(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Pv {
     let beta_class = obj
         .annotation_str(kube::ANN_BETA_STORAGE_CLASS)
-        .map(String::from);
+        .map(Str::from);
     let spec_class = r.string("spec.storageClassName");
     let (class, class_field) = match (beta_class, spec_class) {
         (Some(c), _) => (c, obj.annotation_field(kube::ANN_BETA_STORAGE_CLASS)),
         (None, Some(s)) => (s.value, Some(s.field)),
-        (None, None) => (String::new(), None),
+        (None, None) => (Str::default(), None),
     };
     let capacity = r.quantity("spec.capacity.storage");
     let (access_modes, _) = access_modes(r, "spec.accessModes");
@@ -284,7 +285,7 @@ pub(crate) fn read_pv(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Pv {
     }
     let provisioned_by = obj.annotation_str(kube::ANN_PROVISIONED_BY).and_then(|v| {
         Some(Spanned {
-            value: v.to_string(),
+            value: Str::from(v),
             field: obj.annotation_field(kube::ANN_PROVISIONED_BY)?,
         })
     });
@@ -300,13 +301,13 @@ pub(crate) fn read_pv(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Pv {
         claim_ref,
         source,
         has_node_affinity: obj.root.at("spec.nodeAffinity.required").is_some(),
-        finalizers: obj.finalizers(),
+        finalizers: obj.finalizers().into_iter().map(Str::from).collect(),
         provisioned_by,
         attributes_class: r
             .string("spec.volumeAttributesClassName")
             .map(|s| s.value)
             .unwrap_or_default(),
-        migrated_to: obj.annotation_str(kube::ANN_MIGRATED_TO).map(String::from),
+        migrated_to: obj.annotation_str(kube::ANN_MIGRATED_TO).map(Str::from),
         bound_by_controller: obj.annotation(kube::ANN_BOUND_BY_CONTROLLER).is_some(),
         meta: read_meta(r, ""),
     }
@@ -353,7 +354,7 @@ fn read_source(obj: &Object, r: &mut Reader<'_>) -> Option<VolumeSource> {
         .and_then(|a| a.get(kube::CSI_PROVISIONER_IDENTITY))
         .is_some();
     Some(VolumeSource {
-        kind: kind.to_string(),
+        kind: Str::from(kind),
         field: obj.key_field(&base),
         csi_driver,
         handle,
@@ -369,7 +370,7 @@ pub(crate) fn read_claim(
     id: ObjId,
     r: &mut Reader<'_>,
     prefix: &str,
-    name: String,
+    name: Str,
     template_of: Option<String>,
 ) -> Pvc {
     let p = |s: &str| format!("{prefix}{s}");
@@ -379,9 +380,9 @@ pub(crate) fn read_claim(
     // GetPersistentVolumeClaimClass: the beta annotation wins whenever present, even as "".
     let class = match beta.and_then(|e| e.value.as_str().map(|v| (e, v))) {
         Some((e, v)) => ClaimClass::Set {
-            name: v.to_string(),
+            name: Str::from(v),
             field: Field {
-                path: format!("{ann_path}.{}", kube::ANN_BETA_STORAGE_CLASS),
+                path: Str::from(format!("{ann_path}.{}", kube::ANN_BETA_STORAGE_CLASS)),
                 span: e.key_span.join(e.value.span),
             },
             from_annotation: true,
@@ -414,7 +415,7 @@ pub(crate) fn read_claim(
     let bind_completed = ann
         .and_then(|a| a.entry(kube::ANN_BIND_COMPLETED))
         .map(|e| Field {
-            path: format!("{ann_path}.{}", kube::ANN_BIND_COMPLETED),
+            path: Str::from(format!("{ann_path}.{}", kube::ANN_BIND_COMPLETED)),
             span: e.key_span.join(e.value.span),
         });
     let selector = read_selector(r, &p("spec.selector"));
@@ -427,8 +428,8 @@ pub(crate) fn read_claim(
         obj: id,
         name,
         namespace: obj.namespace.clone().unwrap_or_else(|| "default".into()),
-        prefix: prefix.to_string(),
-        template_of,
+        prefix: Str::from(prefix),
+        template_of: template_of.map(Str::from),
         class,
         request,
         access_modes,

@@ -3,6 +3,7 @@
 use super::{Field, ObjId, Object, Reader, Spanned};
 use crate::finding::Severity;
 use crate::kube::IntOrPercent;
+use crate::node::Str;
 use crate::node::{Node, ScalarKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,15 +77,15 @@ pub enum Concurrency {
 /// A pod volume that mounts a claim.
 #[derive(Debug, Clone)]
 pub struct ClaimUse {
-    pub claim: Spanned<String>,
+    pub claim: Spanned<Str>,
 }
 
 #[derive(Debug, Clone)]
 pub struct Workload {
     pub obj: ObjId,
     pub kind: WorkloadKind,
-    pub name: String,
-    pub namespace: String,
+    pub name: Str,
+    pub namespace: Str,
     pub pods: PodCount,
     /// Deployments only.
     pub strategy: Option<Strategy>,
@@ -102,7 +103,7 @@ pub struct Workload {
 fn int_or_percent(r: &mut Reader<'_>, node: &Node, path: &str) -> Option<IntOrPercent> {
     let s = node.as_scalar()?;
     let field = Field {
-        path: path.to_string(),
+        path: Str::from(path),
         span: node.span,
     };
     match s.kind {
@@ -158,9 +159,9 @@ fn int_or_percent(r: &mut Reader<'_>, node: &Node, path: &str) -> Option<IntOrPe
 fn strategy(obj: &Object, r: &mut Reader<'_>) -> Option<Strategy> {
     let ty = r.string("spec.strategy.type");
     let rolling = r.map("spec.strategy.rollingUpdate");
-    let kind = ty
-        .as_ref()
-        .map_or("RollingUpdate".to_string(), |t| t.value.clone());
+    let kind = ty.as_ref().map_or("RollingUpdate".to_string(), |t| {
+        String::from(t.value.clone())
+    });
     match kind.as_str() {
         "Recreate" => {
             if rolling.is_some() {
@@ -187,7 +188,10 @@ fn strategy(obj: &Object, r: &mut Reader<'_>) -> Option<Strategy> {
                     Some(n) => match int_or_percent(r, n, &path) {
                         Some(v) => Spanned {
                             value: v,
-                            field: Field { path, span: n.span },
+                            field: Field {
+                                path: Str::from(path),
+                                span: n.span,
+                            },
                         },
                         None => default(&path),
                     },

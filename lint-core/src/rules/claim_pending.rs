@@ -67,7 +67,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .map(|l| {
                 l.pods_using(&c.key.namespace, &c.key.name)
                     .filter(|p| !p.phase.finished())
-                    .map(|p| p.name.clone())
+                    .map(|p| p.name.to_string())
                     .collect()
             })
             .unwrap_or_default();

@@ -38,7 +38,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 }
                 let hint = crate::schema::suggest(name, ALL.iter().map(|r| r.id));
                 let field = Field {
-                    path: path.clone(),
+                    path: Str::from(&path),
                     span: value.span,
                 };
                 let f = sink

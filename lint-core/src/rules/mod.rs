@@ -531,9 +531,14 @@ impl Sink<'_> {
     /// Reports a problem found while reading the input (see [`crate::model::Diag`]).
     pub fn report_diag(&mut self, sources: &[Source], d: &crate::model::Diag) -> &mut Finding {
         let location = Location::new(d.source, &sources[d.source].name, d.document, d.field.span);
-        let f = self.push(d.object.clone(), &d.field.path, location, d.message.clone());
+        let f = self.push(
+            d.object.clone(),
+            &d.field.path,
+            location,
+            String::from(d.message.clone()),
+        );
         f.severity = d.severity;
-        f.help = Str::from(d.help.clone());
+        f.help = Str::from(&d.help);
         f.suggestion = d.suggestion.clone();
         f
     }
@@ -593,7 +598,7 @@ impl Finding {
         let replacement = replacement.into();
         self.suggestion = Some(Suggestion {
             description: Str::from(description.into()),
-            snippet: Some(Str::from(replacement.clone())),
+            snippet: Some(Str::from(&replacement)),
             applicability: crate::finding::Applicability::Exact,
             edits: vec![Edit {
                 line: span.start.line,

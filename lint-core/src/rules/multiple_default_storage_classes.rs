@@ -52,7 +52,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     if defaults.is_empty() || defaults.len() + live.len() < 2 {
         return;
     }
-    let mut names: Vec<String> = defaults.iter().map(|c| c.name.clone()).collect();
+    let mut names: Vec<String> = defaults.iter().map(|c| c.name.to_string()).collect();
     names.extend(live.iter().map(|n| format!("{n} (in the cluster)")));
     // With only one default in the input, it is the one that makes a second.
     let reported = if defaults.len() == 1 {

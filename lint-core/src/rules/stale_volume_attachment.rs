@@ -103,7 +103,7 @@ fn report(
             ))
         });
     let mounted = match (node, &handle) {
-        (Some(n), Some(h)) => Some(n.volumes_in_use.contains(h)),
+        (Some(n), Some(h)) => Some(n.volumes_in_use.contains(h.as_str())),
         _ => None,
     };
     let mut state = Vec::new();

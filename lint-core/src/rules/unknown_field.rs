@@ -117,7 +117,7 @@ fn walk<'n>(
                     consequence(obj, &parent, suggestion, &e.value)
                 );
                 let field = Field {
-                    path: full.clone(),
+                    path: Str::from(&full),
                     span: e.key_span,
                 };
                 let f = sink.report(ctx, id, &field, msg);

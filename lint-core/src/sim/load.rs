@@ -20,17 +20,17 @@ pub const ASSUMED_DEFAULT: &str = "<default>";
 
 pub(crate) fn volume_spec(pv: &Pv) -> VolumeSpec {
     VolumeSpec {
-        class: pv.class.clone(),
+        class: String::from(pv.class.clone()),
         capacity: pv.capacity.as_ref().map(|c| c.value.clone()),
         modes: pv.access_modes,
         volume_mode: pv.volume_mode,
         labels: pv.meta.labels.clone(),
-        attributes_class: pv.attributes_class.clone(),
+        attributes_class: String::from(pv.attributes_class.clone()),
         deleting: pv.meta.deleting,
         reclaim: pv.reclaim_policy(),
         source: match &pv.source {
             Some(s) if s.kind == "csi" => SourceKind::Csi {
-                driver: s.csi_driver.clone().unwrap_or_default(),
+                driver: String::from(s.csi_driver.clone().unwrap_or_default()),
             },
             Some(s) => {
                 kube::in_tree_source(&s.kind).map_or(SourceKind::Unknown, SourceKind::InTree)
@@ -47,14 +47,14 @@ pub(crate) fn claim_spec(c: &Pvc) -> ClaimSpec {
         modes: c.access_modes,
         volume_mode: c.volume_mode,
         selector: c.selector.as_ref().map(|s| s.value.clone()),
-        attributes_class: c.attributes_class.clone(),
+        attributes_class: String::from(c.attributes_class.clone()),
     }
 }
 
 fn written_class(c: &Pvc) -> WrittenClass {
     match &c.class {
         ClaimClass::Unset => WrittenClass::Unset,
-        ClaimClass::Set { name, .. } => WrittenClass::Set(name.clone()),
+        ClaimClass::Set { name, .. } => WrittenClass::Set(String::from(name.clone())),
     }
 }
 
@@ -67,7 +67,8 @@ impl World {
                 }
             }
             for d in &ix.csi_drivers {
-                self.drivers.insert(d.name.clone(), d.attach_required);
+                self.drivers
+                    .insert(String::from(d.name.clone()), d.attach_required);
             }
         }
         self.add_default_class();
@@ -106,7 +107,8 @@ impl World {
             }
         }
         for d in &ix.csi_drivers {
-            self.drivers.insert(d.name.clone(), d.attach_required);
+            self.drivers
+                .insert(String::from(d.name.clone()), d.attach_required);
         }
         self.apply_volumes(Side::Manifest, ix);
         self.apply_claims(Side::Manifest, ix);
@@ -118,12 +120,12 @@ impl World {
     fn add_class(&mut self, side: Side, sc: &StorageClass) {
         let class = Class {
             name: Str::from(&sc.name),
-            provisioner: Some(Str::from(
+            provisioner: Some(
                 sc.provisioner
                     .as_ref()
                     .map(|p| p.value.clone())
                     .unwrap_or_default(),
-            )),
+            ),
             reclaim: sc
                 .reclaim
                 .as_ref()
@@ -131,7 +133,7 @@ impl World {
             wait_for_first_consumer: sc.wait_for_first_consumer,
             is_default: sc.is_default.is_some(),
             created: match side {
-                Side::Cluster => Created::At(sc.created.clone()),
+                Side::Cluster => Created::At(sc.created.clone().map(String::from)),
                 Side::Manifest => Created::Now,
             },
             knowledge: ClassKnowledge::Defined(side, sc.obj),
@@ -243,7 +245,7 @@ impl World {
             let live = side == Side::Cluster;
             let uid = match (&pv.meta.uid, live) {
                 (Some(u), true) => u.value.clone(),
-                _ => self.fresh_uid(),
+                _ => Str::from(self.fresh_uid()),
             };
             let phase = if live {
                 match pv.meta.phase.as_ref().map(|p| p.value.as_str()) {
@@ -264,7 +266,7 @@ impl World {
                 .iter()
                 .any(|f| f == kube::FINALIZER_PV_PROTECTION)
             {
-                finalizers.insert(0, kube::FINALIZER_PV_PROTECTION.to_string());
+                finalizers.insert(0, Str::from(kube::FINALIZER_PV_PROTECTION.to_string()));
             }
             let version = self.options.kube_version;
             let provisioned_by = pv.provisioned_by.as_ref().map(|p| p.value.as_str());
@@ -276,7 +278,7 @@ impl World {
             // 13-14, 13-15).
             if super::reclaim::honor_reclaim_policy(version) {
                 if let Some(p) = provisioned_by {
-                    let drop = |fs: &mut Vec<String>, f: &str| fs.retain(|x| x != f);
+                    let drop = |fs: &mut Vec<Str>, f: &str| fs.retain(|x| x != f);
                     if migrated.is_some() {
                         drop(&mut finalizers, kube::FINALIZER_PV_CONTROLLER);
                     } else if p.starts_with("kubernetes.io/") {
@@ -285,7 +287,8 @@ impl World {
                             .any(|f| f == kube::FINALIZER_PV_CONTROLLER);
                         if pv.reclaim_policy() == ReclaimPolicy::Delete {
                             if !has {
-                                finalizers.push(kube::FINALIZER_PV_CONTROLLER.to_string());
+                                finalizers
+                                    .push(Str::from(kube::FINALIZER_PV_CONTROLLER.to_string()));
                             }
                         } else {
                             drop(&mut finalizers, kube::FINALIZER_PV_CONTROLLER);
@@ -298,11 +301,11 @@ impl World {
             // (set for a migrated plugin, removed otherwise); a static volume keeps its own.
             let migrated_to = match provisioned_by {
                 Some(_) => migrated.map(String::from),
-                None => pv.migrated_to.clone(),
+                None => pv.migrated_to.clone().map(String::from),
             };
             let v = Volume {
                 name: Str::from(&pv.name),
-                uid: Str::from(uid),
+                uid,
                 origin: Origin::Object { side, obj: pv.obj },
                 spec: volume_spec(pv),
                 claim_ref: pv.claim_ref.as_ref().map(|c| ClaimRef {
@@ -310,22 +313,17 @@ impl World {
                         namespace: Str::from(&c.namespace),
                         name: Str::from(&c.name),
                     },
-                    uid: Str::from(c.uid.as_ref().map(|u| u.value.clone()).unwrap_or_default()),
+                    uid: c.uid.as_ref().map(|u| u.value.clone()).unwrap_or_default(),
                 }),
-                provisioned_by: pv
-                    .provisioned_by
-                    .as_ref()
-                    .map(|p| p.value.clone())
-                    .map(Str::from),
+                provisioned_by: pv.provisioned_by.as_ref().map(|p| p.value.clone()),
                 migrated_to: migrated_to.map(Str::from),
                 bound_by_controller: pv.bound_by_controller,
-                finalizers: finalizers.into_iter().map(Str::from).collect(),
+                finalizers: finalizers.into_iter().collect(),
                 deleting: pv.meta.deleting && live,
                 backing: Str::from(pv.backing_storage()),
                 host_path: src
                     .filter(|s| s.kind == "hostPath")
-                    .and_then(|s| s.path.clone())
-                    .map(Str::from),
+                    .and_then(|s| s.path.clone()),
                 nfs_server_problem: src
                     .and_then(|s| s.server.as_ref())
                     .and_then(|s| kube::nfs_server_problem(&s.value))
@@ -366,7 +364,7 @@ impl World {
         let live = side == Side::Cluster && matches!(origin, Origin::Object { .. });
         let uid = match (&c.meta.uid, live) {
             (Some(u), true) => u.value.clone(),
-            _ => self.fresh_uid(),
+            _ => Str::from(self.fresh_uid()),
         };
         let written = written_class(c);
         let class = match &written {
@@ -378,7 +376,7 @@ impl World {
                 namespace: Str::from(&c.namespace),
                 name: Str::from(&c.name),
             },
-            uid: Str::from(uid),
+            uid,
             origin,
             template_of: None,
             spec: claim_spec(c),
@@ -389,11 +387,7 @@ impl World {
             } else {
                 ClassSource::None
             },
-            volume_name: c
-                .volume_name
-                .as_ref()
-                .map(|v| v.value.clone())
-                .map(Str::from),
+            volume_name: c.volume_name.as_ref().map(|v| v.value.clone()),
             bind_completed: c.bind_completed.is_some(),
             selected_node: c.selected_node,
             has_consumer: false,
