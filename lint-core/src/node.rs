@@ -80,9 +80,14 @@ const INLINE: usize = 22;
 
 #[derive(Clone)]
 enum Repr {
-    Inline { len: u8, buf: [u8; INLINE] },
+    Inline {
+        len: u8,
+        buf: [u8; INLINE],
+    },
     Heap(Box<str>),
     Static(&'static str),
+    /// One text many objects carry (an event every provisioned claim gets): cloned by count.
+    Shared(std::sync::Arc<str>),
 }
 
 impl Str {
@@ -120,6 +125,15 @@ impl Str {
             },
             Repr::Heap(b) => b,
             Repr::Static(s) => s,
+            Repr::Shared(s) => s,
+        }
+    }
+
+    /// The same string, with clones that share one allocation instead of copying it.
+    pub fn shared(self) -> Str {
+        match self.0 {
+            Repr::Heap(b) => Str(Repr::Shared(b.into())),
+            other => Str(other),
         }
     }
 }
@@ -193,7 +207,7 @@ impl From<Str> for String {
     fn from(s: Str) -> String {
         match s.0 {
             Repr::Heap(b) => b.into_string(),
-            Repr::Inline { .. } | Repr::Static(_) => s.as_str().to_string(),
+            Repr::Inline { .. } | Repr::Static(_) | Repr::Shared(_) => s.as_str().to_string(),
         }
     }
 }
@@ -558,7 +572,7 @@ mod tests {
         assert_eq!(resolve_plain("."), ScalarKind::Str);
     }
 
-    /// The three forms of a `Str` (inline, heap, static) are one string to every reader:
+    /// The forms of a `Str` (inline, heap, static, shared) are one string to every reader:
     /// equality, ordering, hashing (map lookups by `&str`), JSON, and appending across the
     /// inline limit.
     #[test]
@@ -566,7 +580,12 @@ mod tests {
         use std::collections::HashMap;
         let long = "pvc-0c5e7a86-5f3b-4c1e-9d3a-6f0f1b2e8a11";
         for text in ["", "ReadWriteOnce", "exactly-22-bytes-long!", long] {
-            let forms = [Str::new(text), Str::from(text), Str::from_static(text)];
+            let forms = [
+                Str::new(text),
+                Str::from(text.to_string()),
+                Str::from_static(text),
+                Str::from(text.to_string()).shared(),
+            ];
             for f in &forms {
                 assert_eq!(f.as_str(), text);
                 assert_eq!(f, &forms[0]);

@@ -66,6 +66,9 @@ pub struct World {
     /// Class names the input's static volumes use without a StorageClass: assumed not to
     /// exist (see [`Assumption::StaticClassOnly`]).
     static_only: std::collections::HashSet<String>,
+    /// The ExternalProvisioning event of each provisioner, built once: its text is shared by
+    /// every claim that waits for that provisioner.
+    provisioning_events: HashMap<Str, Event>,
     index: find_match::VolumeIndex,
     /// For each claim left Pending: the volume closest to fitting it, and what it fails.
     closest: HashMap<ClaimId, (VolumeId, Vec<Mismatch>)>,
@@ -101,6 +104,7 @@ impl World {
             object_claims: HashMap::new(),
             object_volumes: HashMap::new(),
             static_only: Default::default(),
+            provisioning_events: HashMap::new(),
             index: find_match::VolumeIndex::default(),
             closest: HashMap::new(),
         }

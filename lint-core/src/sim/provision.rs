@@ -41,6 +41,19 @@ impl World {
         unserved_in_tree(p, self.options.kube_version)
     }
 
+    /// The ExternalProvisioning event for `provisioner`, its text shared with every other
+    /// claim waiting for the same provisioner.
+    fn external_provisioning(&mut self, provisioner: &str) -> Event {
+        if let Some(e) = self.provisioning_events.get(provisioner) {
+            return e.clone();
+        }
+        let mut e = events::external_provisioning(provisioner);
+        e.message = e.message.shared();
+        self.provisioning_events
+            .insert(Str::from(provisioner), e.clone());
+        e
+    }
+
     pub(crate) fn provision_claim(&mut self, id: ClaimId) -> bool {
         let class_name = self.claim(id).class_name().to_string();
         let Some(class) = self.class(&class_name).cloned() else {
@@ -59,10 +72,7 @@ impl World {
             None => ("<unknown>".to_string(), None),
             Some(p) if p.starts_with("kubernetes.io/") => {
                 if let Some(driver) = migrated_driver(p, version) {
-                    (
-                        driver.to_string(),
-                        Some(events::external_provisioning(driver)),
-                    )
+                    (driver.to_string(), Some(self.external_provisioning(driver)))
                 } else {
                     let Some(error) = unserved_in_tree(p, version) else {
                         return self.provision(id, &class, p.to_string(), None);
@@ -87,7 +97,7 @@ impl World {
                     },
                 )
             }
-            Some(p) => (p.to_string(), Some(events::external_provisioning(p))),
+            Some(p) => (p.to_string(), Some(self.external_provisioning(p))),
         };
         self.provision(id, &class, provisioner, event)
     }
