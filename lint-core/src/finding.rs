@@ -71,7 +71,7 @@ pub struct Location {
     /// The template or source file a rendered document came from (Helm's `# Source:`,
     /// Kustomize's origin annotation); line and column stay those of the rendered stream.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub origin: Option<crate::origin::Origin>,
+    pub origin: Option<Box<crate::origin::Origin>>,
 }
 
 impl Location {

@@ -138,6 +138,31 @@ impl Str {
     }
 }
 
+/// A text for a [`Str`]: a literal is borrowed ([`Str::from_static`]), a built `String` moved in.
+/// Rules' builder methods take it, so the fixed help and suggestion texts of thousands of
+/// findings cost no allocation.
+pub trait IntoStr {
+    fn into_str(self) -> Str;
+}
+
+impl IntoStr for &'static str {
+    fn into_str(self) -> Str {
+        Str::from_static(self)
+    }
+}
+
+impl IntoStr for String {
+    fn into_str(self) -> Str {
+        Str::from(self)
+    }
+}
+
+impl IntoStr for Str {
+    fn into_str(self) -> Str {
+        self
+    }
+}
+
 impl Default for Str {
     fn default() -> Str {
         Str::new("")

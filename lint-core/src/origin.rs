@@ -97,7 +97,7 @@ pub(crate) fn annotate(sources: &[Source], ix: &Index, findings: &mut [Finding])
     let lookup = |source: usize, document: usize, obj: Option<&ObjectRef>| {
         obj.and_then(|o| by_obj.get(&(source, o.clone())))
             .or_else(|| by_doc.get(&(source, document)))
-            .cloned()
+            .map(|o| Box::new(o.clone()))
     };
     for f in findings.iter_mut() {
         f.location.origin = lookup(f.location.source, f.location.document, f.object.as_ref());

@@ -52,7 +52,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     kube::ANN_BIND_COMPLETED,
                     kube::ANN_BOUND_BY_CONTROLLER
                 ),
-                None,
+                None::<Str>,
             );
     }
 }

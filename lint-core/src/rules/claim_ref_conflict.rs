@@ -84,7 +84,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     .help("a bound claim re-binds to a volume that has no claimRef at all")
                     .suggest(
                         format!("remove spec.claimRef from PersistentVolume {} (keep the claim's volumeName), or remove the claim's {} annotation", pv.name, kube::ANN_BIND_COMPLETED),
-                        None,
+                        None::<Str>,
                     )
                     .related(ctx, pv.obj, &cr.field, "the volume's claimRef has no uid");
             }

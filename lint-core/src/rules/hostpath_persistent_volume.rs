@@ -42,6 +42,6 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 assumptions: vec!["the cluster has more than one node (pvlint cannot see how many)".into()],
             })
             .help("pin the volume to the node that holds the directory")
-            .suggest("add spec.nodeAffinity", Some(AFFINITY.into()));
+            .suggest("add spec.nodeAffinity", Some(AFFINITY));
     }
 }

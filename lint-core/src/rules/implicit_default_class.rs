@@ -103,6 +103,6 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         f.consequence(cons)
             .root_cause(CauseKey::ImplicitDefault(ctx.subject_of(view)))
             .help("an explicit storageClassName: \"\" is not defaulted, and binds only volumes without a class")
-            .suggest("ask for a volume without class explicitly", Some("storageClassName: \"\"".into()));
+            .suggest("ask for a volume without class explicitly", Some("storageClassName: \"\""));
     }
 }

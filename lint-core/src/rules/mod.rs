@@ -18,7 +18,7 @@ use crate::finding::{
 };
 use crate::index::Index;
 use crate::model::{Field, ObjId, Object};
-use crate::node::Str;
+use crate::node::{IntoStr, Str};
 use crate::options::Options;
 use crate::sim::{self, CauseKey, ClaimId, ClaimState, Role, Side, Storage, VolumeId, World};
 use crate::source::{Source, Span};
@@ -563,8 +563,8 @@ impl Finding {
         self
     }
 
-    pub fn help(&mut self, help: impl Into<String>) -> &mut Self {
-        self.help = Str::from(help.into());
+    pub fn help(&mut self, help: impl IntoStr) -> &mut Self {
+        self.help = help.into_str();
         self
     }
 
@@ -576,12 +576,12 @@ impl Finding {
     /// A suggestion whose snippet shows the shape of the fix.
     pub fn suggest(
         &mut self,
-        description: impl Into<String>,
-        snippet: Option<String>,
+        description: impl IntoStr,
+        snippet: Option<impl IntoStr>,
     ) -> &mut Self {
         self.suggestion = Some(Suggestion {
-            description: Str::from(description.into()),
-            snippet: snippet.map(Str::from),
+            description: description.into_str(),
+            snippet: snippet.map(IntoStr::into_str),
             applicability: crate::finding::Applicability::Illustration,
             edits: Vec::new(),
         });
@@ -591,13 +591,13 @@ impl Finding {
     /// A suggestion that replaces the text at `span` with `replacement`, exactly.
     pub fn suggest_replace(
         &mut self,
-        description: impl Into<String>,
+        description: impl IntoStr,
         span: Span,
         replacement: impl Into<String>,
     ) -> &mut Self {
         let replacement = replacement.into();
         self.suggestion = Some(Suggestion {
-            description: Str::from(description.into()),
+            description: description.into_str(),
             snippet: Some(Str::from(&replacement)),
             applicability: crate::finding::Applicability::Exact,
             edits: vec![Edit {
@@ -616,11 +616,15 @@ impl Finding {
         ctx: &Context<'_>,
         obj: ObjId,
         field: &Field,
-        message: impl Into<String>,
+        message: impl IntoStr,
     ) -> &mut Self {
         let o = ctx.obj(obj);
+        if self.related.is_empty() {
+            // Most findings point at one or two other places: not the default room for four.
+            self.related.reserve_exact(2);
+        }
         self.related.push(Related {
-            message: Str::from(message.into()),
+            message: message.into_str(),
             location: ctx.location(o, field),
         });
         self
@@ -636,7 +640,7 @@ pub(crate) mod prelude {
     pub(crate) use crate::finding::{Consequence, Phase, Severity, StorageFate};
     pub(crate) use crate::kube::{self, AccessModes, ReclaimPolicy};
     pub(crate) use crate::model::{ClaimClass, Field, Pv, Pvc, Workload};
-    pub(crate) use crate::node::Str;
+    pub(crate) use crate::node::{IntoStr, Str};
     pub(crate) use crate::sim::{
         Assumption, BindHow, CauseKey, ClaimId, ClaimPhase, ClaimState, Lost, Pending, Side,
         Storage, Subject, VolumeId, VolumePhase,

@@ -126,7 +126,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     assumptions: assumption.into_iter().map(Str::from).collect(),
                 })
                 .help("Recreate stops the old pod first; maxSurge: 0 with maxUnavailable: 1 does the same for one replica; a StatefulSet gives each pod its own claim")
-                .suggest("use the Recreate strategy", Some(RECREATE.to_string()))
+                .suggest("use the Recreate strategy", Some(RECREATE))
                 .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {name}"));
             if let Some(view) = ctx.view_of(cid) {
                 if let Some(am) = &view.access_modes_field {

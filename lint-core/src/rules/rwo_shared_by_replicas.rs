@@ -98,7 +98,7 @@ fn overlapping_runs(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 })
                 .help("concurrencyPolicy Forbid skips a run while the last one is active")
                 .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {name}"))
-                .suggest("start a run only when the last one has finished", Some("concurrencyPolicy: Forbid".into()));
+                .suggest("start a run only when the last one has finished", Some("concurrencyPolicy: Forbid"));
         }
     }
 }
@@ -178,7 +178,7 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     if sev != Severity::Info {
                         f.suggest(
                             "if the storage supports it, let the pods share the volume",
-                            Some("accessModes: [ReadWriteMany]".into()),
+                            Some("accessModes: [ReadWriteMany]"),
                         );
                     }
                 }

@@ -57,7 +57,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             Some(r) => f.suggest_replace("keep the storage: use Retain", r.field.span, "Retain"),
             None => f.suggest(
                 "keep the storage",
-                Some("persistentVolumeReclaimPolicy: Retain".into()),
+                Some("persistentVolumeReclaimPolicy: Retain"),
             ),
         };
     }

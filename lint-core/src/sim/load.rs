@@ -266,7 +266,7 @@ impl World {
                 .iter()
                 .any(|f| f == kube::FINALIZER_PV_PROTECTION)
             {
-                finalizers.insert(0, Str::from(kube::FINALIZER_PV_PROTECTION.to_string()));
+                finalizers.insert(0, Str::from_static(kube::FINALIZER_PV_PROTECTION));
             }
             let version = self.options.kube_version;
             let provisioned_by = pv.provisioned_by.as_ref().map(|p| p.value.as_str());
@@ -287,8 +287,7 @@ impl World {
                             .any(|f| f == kube::FINALIZER_PV_CONTROLLER);
                         if pv.reclaim_policy() == ReclaimPolicy::Delete {
                             if !has {
-                                finalizers
-                                    .push(Str::from(kube::FINALIZER_PV_CONTROLLER.to_string()));
+                                finalizers.push(Str::from_static(kube::FINALIZER_PV_CONTROLLER));
                             }
                         } else {
                             drop(&mut finalizers, kube::FINALIZER_PV_CONTROLLER);

@@ -132,15 +132,16 @@ impl World {
         });
         // The external-provisioner's finalizer (its HonorPVReclaimPolicy, on by default with
         // the 1.31 generation) or kube-controller-manager's for in-tree provisioned volumes.
-        let mut finalizers = vec![kube::FINALIZER_PV_PROTECTION.to_string()];
+        let mut finalizers = Vec::with_capacity(2);
+        finalizers.push(Str::from_static(kube::FINALIZER_PV_PROTECTION));
         if class.reclaim == ReclaimPolicy::Delete
             && honor_reclaim_policy(version)
             && class.provisioner.is_some()
         {
             finalizers.push(if in_tree {
-                kube::FINALIZER_PV_CONTROLLER.to_string()
+                Str::from_static(kube::FINALIZER_PV_CONTROLLER)
             } else {
-                kube::FINALIZER_EXTERNAL_PROVISIONER.to_string()
+                Str::from_static(kube::FINALIZER_EXTERNAL_PROVISIONER)
             });
         }
         let source = if class.provisioner.is_none() {
@@ -188,7 +189,7 @@ impl World {
                 .and_then(|p| migrated_driver(p, version))
                 .map(Str::from),
             bound_by_controller: true,
-            finalizers: finalizers.into_iter().map(Str::from).collect(),
+            finalizers,
             deleting: false,
             backing: Str::from(format!("the volume {shown} creates for it")),
             host_path: None,
