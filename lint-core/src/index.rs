@@ -361,9 +361,8 @@ impl Index {
                 KindClass::PersistentVolume => {
                     let pv = model::read_pv(obj, id, &mut r);
                     model::validation::pv(obj, &pv, &mut r);
-                    self.pv_classes.insert(String::from(pv.class.clone()));
-                    self.pv_by_name
-                        .insert(String::from(obj.name.clone()), self.pvs.len());
+                    self.pv_classes.insert(pv.class.to_string());
+                    self.pv_by_name.insert(obj.name.to_string(), self.pvs.len());
                     self.pvs.push(pv);
                 }
                 KindClass::PersistentVolumeClaim => {
@@ -371,10 +370,7 @@ impl Index {
                     model::validation::claim(obj, &pvc, &mut r);
                     self.pvc_by_obj.insert(id, self.pvcs.len());
                     self.pvc_by_key.insert(
-                        (
-                            String::from(pvc.namespace.clone()),
-                            String::from(pvc.name.clone()),
-                        ),
+                        (pvc.namespace.to_string(), pvc.name.to_string()),
                         self.pvcs.len(),
                     );
                     self.pvcs.push(pvc);
@@ -406,7 +402,7 @@ impl Index {
                                     &mut r,
                                     &prefix,
                                     Str::from(tname),
-                                    Some(String::from(obj.name.clone())),
+                                    Some(obj.name.to_string()),
                                 );
                                 self.templates_by_obj
                                     .entry(id)

@@ -129,10 +129,7 @@ impl Live {
                     let pod = read_pod(&mut r);
                     for c in &pod.claims {
                         live.pods_by_claim
-                            .entry((
-                                String::from(pod.namespace.clone()),
-                                String::from(c.name.clone()),
-                            ))
+                            .entry((pod.namespace.to_string(), c.name.to_string()))
                             .or_default()
                             .push(live.pods.len());
                     }
@@ -146,7 +143,7 @@ impl Live {
                 ("", "Node") => {
                     let n = read_node(&mut r);
                     live.node_by_name
-                        .insert(String::from(n.name.clone()), live.nodes.len());
+                        .insert(n.name.to_string(), live.nodes.len());
                     live.nodes.push(n);
                 }
                 ("", "PersistentVolume") => {

@@ -159,9 +159,9 @@ fn int_or_percent(r: &mut Reader<'_>, node: &Node, path: &str) -> Option<IntOrPe
 fn strategy(obj: &Object, r: &mut Reader<'_>) -> Option<Strategy> {
     let ty = r.string("spec.strategy.type");
     let rolling = r.map("spec.strategy.rollingUpdate");
-    let kind = ty.as_ref().map_or("RollingUpdate".to_string(), |t| {
-        String::from(t.value.clone())
-    });
+    let kind = ty
+        .as_ref()
+        .map_or("RollingUpdate".to_string(), |t| t.value.to_string());
     match kind.as_str() {
         "Recreate" => {
             if rolling.is_some() {

@@ -166,7 +166,7 @@ fn state(
                 format!("PersistentVolumeClaim {}/{}", c.namespace, c.name),
                 format!("{:?}", e.kind),
                 format!("{:?}", e.reason),
-                String::from(e.message.clone()),
+                e.message.to_string(),
             ]);
         }
     }
@@ -176,7 +176,7 @@ fn state(
                 format!("PersistentVolume {}", v.name),
                 format!("{:?}", e.kind),
                 format!("{:?}", e.reason),
-                String::from(e.message.clone()),
+                e.message.to_string(),
             ]);
         }
     }

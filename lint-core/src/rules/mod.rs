@@ -535,7 +535,7 @@ impl Sink<'_> {
             d.object.clone(),
             &d.field.path,
             location,
-            String::from(d.message.clone()),
+            d.message.to_string(),
         );
         f.severity = d.severity;
         f.help = Str::from(&d.help);

@@ -37,7 +37,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     "unrendered {}: lint what it renders to",
                     kind.name()
                 ));
-                f.help = Str::from(kind.how_to_render().to_string());
+                f.help = Str::from_static(kind.how_to_render());
                 f.consequence = Some(Box::new(Consequence {
                     summary: "objects with placeholders in the fields pvlint reads are left out of the analysis, and template syntax is not reported as YAML errors; the rendered output is what the cluster gets".into(),
                     subject: None,

@@ -20,17 +20,17 @@ pub const ASSUMED_DEFAULT: &str = "<default>";
 
 pub(crate) fn volume_spec(pv: &Pv) -> VolumeSpec {
     VolumeSpec {
-        class: String::from(pv.class.clone()),
+        class: pv.class.to_string(),
         capacity: pv.capacity.as_ref().map(|c| c.value.clone()),
         modes: pv.access_modes,
         volume_mode: pv.volume_mode,
         labels: pv.meta.labels.clone(),
-        attributes_class: String::from(pv.attributes_class.clone()),
+        attributes_class: pv.attributes_class.to_string(),
         deleting: pv.meta.deleting,
         reclaim: pv.reclaim_policy(),
         source: match &pv.source {
             Some(s) if s.kind == "csi" => SourceKind::Csi {
-                driver: String::from(s.csi_driver.clone().unwrap_or_default()),
+                driver: s.csi_driver.as_deref().unwrap_or_default().to_string(),
             },
             Some(s) => {
                 kube::in_tree_source(&s.kind).map_or(SourceKind::Unknown, SourceKind::InTree)
@@ -47,14 +47,14 @@ pub(crate) fn claim_spec(c: &Pvc) -> ClaimSpec {
         modes: c.access_modes,
         volume_mode: c.volume_mode,
         selector: c.selector.as_ref().map(|s| s.value.clone()),
-        attributes_class: String::from(c.attributes_class.clone()),
+        attributes_class: c.attributes_class.to_string(),
     }
 }
 
 fn written_class(c: &Pvc) -> WrittenClass {
     match &c.class {
         ClaimClass::Unset => WrittenClass::Unset,
-        ClaimClass::Set { name, .. } => WrittenClass::Set(String::from(name.clone())),
+        ClaimClass::Set { name, .. } => WrittenClass::Set(name.to_string()),
     }
 }
 
@@ -67,8 +67,7 @@ impl World {
                 }
             }
             for d in &ix.csi_drivers {
-                self.drivers
-                    .insert(String::from(d.name.clone()), d.attach_required);
+                self.drivers.insert(d.name.to_string(), d.attach_required);
             }
         }
         self.add_default_class();
@@ -107,8 +106,7 @@ impl World {
             }
         }
         for d in &ix.csi_drivers {
-            self.drivers
-                .insert(String::from(d.name.clone()), d.attach_required);
+            self.drivers.insert(d.name.to_string(), d.attach_required);
         }
         self.apply_volumes(Side::Manifest, ix);
         self.apply_claims(Side::Manifest, ix);
@@ -169,7 +167,7 @@ impl World {
             None => {
                 if !self.cluster_known && !self.classes.iter().any(|c| c.is_default) {
                     self.classes.push(Class {
-                        name: Str::from(ASSUMED_DEFAULT.to_string()),
+                        name: Str::from_static(ASSUMED_DEFAULT),
                         provisioner: None,
                         reclaim: ReclaimPolicy::Delete,
                         wait_for_first_consumer: false,

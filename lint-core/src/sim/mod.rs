@@ -261,7 +261,7 @@ impl World {
     pub fn class_display(&self, class: &Class) -> String {
         match class.assumption() {
             Some(Assumption::DefaultClassExists) => "<the cluster's default>".into(),
-            _ => String::from(class.name.clone()),
+            _ => class.name.to_string(),
         }
     }
 

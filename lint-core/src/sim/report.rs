@@ -478,14 +478,14 @@ impl World {
             }
             ClaimState::Lost(Lost::NoVolumeName) => return None,
             ClaimState::Lost(Lost::VolumeMissing { volume }) => {
-                link(String::from(volume.clone()), "volumeMissing")
+                link(volume.to_string(), "volumeMissing")
             }
             ClaimState::Lost(Lost::Misbound { volume, claim_ref }) => LinkOut {
                 holder: Some(claim_ref.key.to_string()),
                 ..link(String::from(name(volume)), "misbound")
             },
             ClaimState::Pending(Pending::VolumeMissing { volume }) => {
-                link(String::from(volume.clone()), "volumeMissing")
+                link(volume.to_string(), "volumeMissing")
             }
             ClaimState::Pending(Pending::VolumeMismatch { volume, mismatches }) => LinkOut {
                 checks: checks(mismatches),
@@ -502,8 +502,8 @@ impl World {
     fn claim_outcomes(&self, locate: &dyn Fn(Side, ObjId) -> Option<Located>) -> Vec<ClaimOutcome> {
         self.claims()
             .map(|(id, c)| ClaimOutcome {
-                namespace: String::from(c.key.namespace.clone()),
-                name: String::from(c.key.name.clone()),
+                namespace: c.key.namespace.to_string(),
+                name: c.key.name.to_string(),
                 origin: self.origin_out(&c.origin, locate),
                 phase: c.phase(),
                 volume: match &c.state {
@@ -553,7 +553,7 @@ impl World {
             .enumerate()
             .filter(|(_, v)| v.exists || v.deleting)
             .map(|(i, v)| VolumeOutcome {
-                name: String::from(v.name.clone()),
+                name: v.name.to_string(),
                 origin: self.origin_out(&v.origin, locate),
                 phase: v.phase,
                 gone: !v.exists,
@@ -567,17 +567,17 @@ impl World {
                     },
                     Storage::Provisioned { provisioner } => StorageOut {
                         fate: "provisioned".into(),
-                        by: Some(String::from(provisioner.clone())),
+                        by: Some(provisioner.to_string()),
                         error: None,
                     },
                     Storage::Deleted { plugin } => StorageOut {
                         fate: "deleted".into(),
-                        by: Some(String::from(plugin.clone())),
+                        by: Some(plugin.to_string()),
                         error: None,
                     },
                     Storage::LeftToProvisioner { provisioner } => StorageOut {
                         fate: "leftToProvisioner".into(),
-                        by: Some(String::from(provisioner.clone())),
+                        by: Some(provisioner.to_string()),
                         error: None,
                     },
                     Storage::Recycled => StorageOut {
@@ -588,12 +588,12 @@ impl World {
                     Storage::DeleteFailed { error } => StorageOut {
                         fate: "deleteFailed".into(),
                         by: None,
-                        error: Some(String::from(error.clone())),
+                        error: Some(error.to_string()),
                     },
                     Storage::RecycleFailed { error } => StorageOut {
                         fate: "recycleFailed".into(),
                         by: None,
-                        error: Some(String::from(error.clone())),
+                        error: Some(error.to_string()),
                     },
                     Storage::Leaked => StorageOut {
                         fate: "leaked".into(),
@@ -601,7 +601,7 @@ impl World {
                         error: None,
                     },
                 },
-                backing: String::from(v.backing.clone()),
+                backing: v.backing.to_string(),
                 events: v.events.clone(),
                 why: self.volume_why(VolumeId(i as u32)),
             })
