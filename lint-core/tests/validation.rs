@@ -48,6 +48,8 @@ fn cases() -> Vec<(&'static str, String, Option<&'static str>)> {
         // validateFlexPersistentVolumeSource, validateAzureFilePV, validateAzureDisk,
         // validateVsphereVolumeSource, validateScaleIOPersistentVolumeSource: required strings
         ("validateCephFSPersistentVolumeSource/no monitors", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteMany]\n  cephfs: {path: /volumes/a, user: admin}\n"), Some("spec.cephfs.monitors: Required value")),
+        ("validateRBDPersistentVolumeSource/no monitors", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteOnce]\n  rbd: {image: foo, monitors: []}\n"), Some("spec.rbd.monitors: Required value")),
+        ("validateRBDPersistentVolumeSource/valid", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteOnce]\n  rbd: {image: foo, monitors: [\"10.16.154.78:6789\"]}\n"), None),
         ("validateCephFSPersistentVolumeSource/valid", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteMany]\n  cephfs: {monitors: [\"10.16.154.78:6789\"], path: /volumes/a}\n"), None),
         ("validateGlusterfsPersistentVolumeSource/no path", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteMany]\n  glusterfs: {endpoints: glusterfs-cluster}\n"), Some("spec.glusterfs.path: Required value")),
         ("validateFlexPersistentVolumeSource/no driver", pv("  capacity: {storage: 10G}\n  accessModes: [ReadWriteOnce]\n  flexVolume: {fsType: ext4}\n"), Some("spec.flexVolume.driver: Required value")),

@@ -25,6 +25,20 @@ fn at(obj: &Object, path: &str) -> Field {
     obj.field(path).unwrap_or_else(|| obj.key_field(path))
 }
 
+/// The Ceph sources' `monitors` list (validateRBDPersistentVolumeSource,
+/// validateCephFSPersistentVolumeSource): required and not empty.
+fn require_monitors(obj: &Object, r: &mut Reader<'_>, source: &str) {
+    let monitors = obj.root.at(&format!("spec.{source}.monitors"));
+    if monitors.and_then(Node::as_seq).is_none_or(|s| s.is_empty()) {
+        reject(
+            r,
+            at(obj, &format!("spec.{source}")),
+            format!("spec.{source}.monitors: Required value"),
+            "list the Ceph monitors",
+        );
+    }
+}
+
 /// `IsDNS1123Subdomain`.
 pub fn is_dns_subdomain(s: &str) -> bool {
     !s.is_empty()
@@ -258,18 +272,7 @@ pub(crate) fn pv(obj: &Object, _pv: &Pv, r: &mut Reader<'_>) {
             }
         }
         "rbd" => {
-            if root
-                .at("spec.rbd.monitors")
-                .and_then(Node::as_seq)
-                .is_none_or(|s| s.is_empty())
-            {
-                reject(
-                    r,
-                    at(obj, "spec.rbd"),
-                    "spec.rbd.monitors: Required value".into(),
-                    "list the Ceph monitors",
-                );
-            }
+            require_monitors(obj, r, first);
             if src("image").is_none_or(str::is_empty) {
                 reject(
                     r,
@@ -309,20 +312,7 @@ pub(crate) fn pv(obj: &Object, _pv: &Pv, r: &mut Reader<'_>) {
                 "name the disk",
             );
         }
-        "cephfs" => {
-            if root
-                .at("spec.cephfs.monitors")
-                .and_then(Node::as_seq)
-                .is_none_or(|s| s.is_empty())
-            {
-                reject(
-                    r,
-                    at(obj, "spec.cephfs"),
-                    "spec.cephfs.monitors: Required value".into(),
-                    "list the Ceph monitors",
-                );
-            }
-        }
+        "cephfs" => require_monitors(obj, r, first),
         _ => {
             // The other in-tree sources' required strings (validation.go:
             // validateGlusterfsPersistentVolumeSource, validateFlexPersistentVolumeSource,
