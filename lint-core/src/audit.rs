@@ -7,7 +7,7 @@ use crate::index::Index;
 use crate::model::live::Live;
 use crate::rules::{self, Context, Scope, Sink};
 use crate::sim::{self, Side};
-use crate::{enabled, one_per_cause, settle, sort, Request, Run};
+use crate::{enabled, one_per_cause, settle, sort, Annotations, Request, Run};
 
 pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
     let manifests = Index::build(&req.sources);
@@ -59,9 +59,16 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
             );
         }
     }
-    let (mut findings, mut suppressed) = settle(&req.sources, &manifests, &req.options, findings);
-    let (mut on_cluster, mut on_cluster_suppressed) =
-        settle(&req.cluster, cluster, &req.options, on_cluster);
+    let (mut findings, mut suppressed) = settle(
+        &Annotations::read(&req.sources, &manifests),
+        &req.options,
+        findings,
+    );
+    let (mut on_cluster, mut on_cluster_suppressed) = settle(
+        &Annotations::read(&req.cluster, cluster),
+        &req.options,
+        on_cluster,
+    );
     // The cluster's sources come after the manifests in the report's order.
     for f in on_cluster.iter_mut().chain(&mut on_cluster_suppressed) {
         f.location.source += req.sources.len();

@@ -255,16 +255,15 @@ impl Index {
         } else {
             None
         };
-        self.objects.push(Object {
-            source: sid,
+        self.objects.push(Object::new(
+            sid,
             document,
-            api_version: Str::from(api_version),
-            kind: Str::from(kind),
-            name: Str::from(name),
-            namespace: namespace.map(Str::from),
+            Str::from(api_version),
+            Str::from(kind),
+            Str::from(name),
+            namespace.map(Str::from),
             root,
-            from_patch: false,
-        });
+        ));
     }
 
     fn parse_diag(
@@ -315,7 +314,7 @@ impl Index {
             );
             if let Some(prev) = last.insert(key, id) {
                 self.superseded.insert(prev);
-                if !crate::node::same_content(&self.objects[prev].root, &o.root) {
+                if !crate::node::same_content(self.objects[prev].root(), o.root()) {
                     self.duplicates.push((id, prev));
                 }
             }
@@ -446,6 +445,16 @@ impl Index {
         self.workloads.shrink_to_fit();
     }
 
+    /// Gives back the memory of every object's YAML tree (on a large input, as much as the
+    /// simulation takes). Everything after this reads the views, the names and
+    /// [`Object::whole`]: the rules that walk the trees, and the tables of suppressions and
+    /// origins, are computed before it (see `lint::run_rules`).
+    pub(crate) fn release_trees(&mut self) {
+        for o in &mut self.objects {
+            o.release_tree();
+        }
+    }
+
     /// The object never exists as written: the API server rejects it (see [`Diag::rejects`]),
     /// or it is an unrendered template. It takes no part in the simulation.
     pub fn is_rejected(&self, obj: ObjId) -> bool {
@@ -502,7 +511,7 @@ impl Index {
 fn check_metadata(r: &mut Reader<'_>) {
     let obj = r.obj;
     let Some(meta) = r.map("metadata") else {
-        if obj.root.get("metadata").is_none() {
+        if obj.root().get("metadata").is_none() {
             r.invalid(
                 obj.whole(),
                 Severity::Error,

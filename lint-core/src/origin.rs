@@ -65,15 +65,23 @@ fn kustomize_origin(root: &Node) -> Option<String> {
     s("configuredIn")
 }
 
-/// Sets `location.origin` (and that of related locations) on findings from rendered input.
-pub(crate) fn annotate(sources: &[Source], ix: &Index, findings: &mut [Finding]) {
+/// Where the objects of rendered input came from, read from the objects as written (before
+/// their trees are released). Empty for input no tool rendered.
+#[derive(Debug, Default)]
+pub(crate) struct Origins {
+    by_doc: HashMap<(usize, usize), Origin>,
+    by_obj: HashMap<(usize, ObjectRef), Origin>,
+}
+
+/// The origins of the objects of `ix`.
+pub(crate) fn collect(sources: &[Source], ix: &Index) -> Origins {
     let mut by_doc: HashMap<(usize, usize), Origin> = HashMap::new();
     let mut by_obj: HashMap<(usize, ObjectRef), Origin> = HashMap::new();
     for o in &ix.objects {
         let Some(src) = sources.get(o.source) else {
             continue;
         };
-        if let Some(file) = kustomize_origin(&o.root) {
+        if let Some(file) = kustomize_origin(o.root()) {
             by_obj.insert(
                 (o.source, o.objref()),
                 Origin {
@@ -83,7 +91,7 @@ pub(crate) fn annotate(sources: &[Source], ix: &Index, findings: &mut [Finding])
             );
         }
         if let std::collections::hash_map::Entry::Vacant(e) = by_doc.entry((o.source, o.document)) {
-            if let Some(file) = helm_source(src, o.root.span.start.line) {
+            if let Some(file) = helm_source(src, o.root().span.start.line) {
                 e.insert(Origin {
                     file,
                     tool: "helm".into(),
@@ -91,18 +99,25 @@ pub(crate) fn annotate(sources: &[Source], ix: &Index, findings: &mut [Finding])
             }
         }
     }
-    if by_doc.is_empty() && by_obj.is_empty() {
-        return;
-    }
-    let lookup = |source: usize, document: usize, obj: Option<&ObjectRef>| {
-        obj.and_then(|o| by_obj.get(&(source, o.clone())))
-            .or_else(|| by_doc.get(&(source, document)))
-            .map(|o| Box::new(o.clone()))
-    };
-    for f in findings.iter_mut() {
-        f.location.origin = lookup(f.location.source, f.location.document, f.object.as_ref());
-        for r in &mut f.related {
-            r.location.origin = lookup(r.location.source, r.location.document, None);
+    Origins { by_doc, by_obj }
+}
+
+impl Origins {
+    /// Sets `location.origin` (and that of related locations) on findings.
+    pub(crate) fn annotate(&self, findings: &mut [Finding]) {
+        if self.by_doc.is_empty() && self.by_obj.is_empty() {
+            return;
+        }
+        let lookup = |source: usize, document: usize, obj: Option<&ObjectRef>| {
+            obj.and_then(|o| self.by_obj.get(&(source, o.clone())))
+                .or_else(|| self.by_doc.get(&(source, document)))
+                .map(|o| Box::new(o.clone()))
+        };
+        for f in findings.iter_mut() {
+            f.location.origin = lookup(f.location.source, f.location.document, f.object.as_ref());
+            for r in &mut f.related {
+                r.location.origin = lookup(r.location.source, r.location.document, None);
+            }
         }
     }
 }

@@ -48,11 +48,16 @@ pub(crate) fn names(value: &str) -> impl Iterator<Item = &str> {
         .filter(|s| !s.is_empty())
 }
 
-/// Splits findings into (kept, suppressed).
-pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Finding>) {
+/// The rule names each object's annotations suppress, read from the objects as written
+/// (before their trees are released). Empty, and small, for most inputs.
+#[derive(Debug, Default)]
+pub(crate) struct Ignored(HashMap<(usize, ObjectRef), Vec<String>>);
+
+/// What the annotations of `ix`'s objects suppress.
+pub(crate) fn collect(ix: &Index) -> Ignored {
     let mut ignored: HashMap<(usize, ObjectRef), Vec<String>> = HashMap::new();
     for o in &ix.objects {
-        for (_, v) in annotations(&o.root) {
+        for (_, v) in annotations(o.root()) {
             if let Some(text) = v.as_str() {
                 ignored
                     .entry((o.source, o.objref()))
@@ -62,7 +67,7 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
         }
     }
     if ignored.is_empty() {
-        return (findings, Vec::new());
+        return Ignored::default();
     }
     // Nobody writes annotations on a VolumeAttachment (the attach/detach controller creates
     // it): the volume it attaches, and that volume's claim, speak for it.
@@ -89,7 +94,7 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
     };
     for va in ix.objects.iter().filter(|o| o.kind == "VolumeAttachment") {
         let Some(pv) = va
-            .root
+            .root()
             .at("spec.source.persistentVolumeName")
             .and_then(Node::as_str)
             .and_then(|n| find(va.source, ("PersistentVolume", None, n)))
@@ -100,11 +105,14 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
         // IsVolumeBoundToClaim compares it), and its UID when claimRef has one (a claim
         // created again under the same name is another claim).
         let claim = pv
-            .root
+            .root()
             .at("spec.claimRef.name")
             .and_then(Node::as_str)
             .and_then(|name| {
-                let ns = pv.root.at("spec.claimRef.namespace").and_then(Node::as_str);
+                let ns = pv
+                    .root()
+                    .at("spec.claimRef.namespace")
+                    .and_then(Node::as_str);
                 find(
                     va.source,
                     ("PersistentVolumeClaim", Some(ns.unwrap_or("")), name),
@@ -112,7 +120,7 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
             })
             .filter(|c| {
                 let uid = |o: &crate::model::Object, path| {
-                    o.root
+                    o.root()
                         .at(path)
                         .and_then(Node::as_str)
                         .filter(|u| !u.is_empty())
@@ -137,11 +145,21 @@ pub(crate) fn split(ix: &Index, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Fi
                 .extend(names);
         }
     }
-    findings.into_iter().partition(|f| {
-        let Some(obj) = &f.object else { return true };
-        match ignored.get(&(f.location.source, obj.clone())) {
-            Some(list) => !list.iter().any(|n| n == "all" || *n == f.rule),
-            None => true,
+    Ignored(ignored)
+}
+
+impl Ignored {
+    /// Splits findings into (kept, suppressed).
+    pub(crate) fn split(&self, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Finding>) {
+        if self.0.is_empty() {
+            return (findings, Vec::new());
         }
-    })
+        findings.into_iter().partition(|f| {
+            let Some(obj) = &f.object else { return true };
+            match self.0.get(&(f.location.source, obj.clone())) {
+                Some(list) => !list.iter().any(|n| n == "all" || *n == f.rule),
+                None => true,
+            }
+        })
+    }
 }

@@ -52,13 +52,74 @@ pub struct Object {
     pub name: Str,
     /// Effective namespace (`default` when a namespaced object has none); None when cluster-scoped.
     pub namespace: Option<Str>,
-    pub root: Node,
+    /// The object as written. Read through [`Object::root`]: a linted index releases it
+    /// before the simulation (see [`crate::index::Index::release_trees`]).
+    tree: Node,
+    /// The tree was released: only what was read into the views (and [`Object::whole`]) is left.
+    released: bool,
+    /// See [`Object::whole`]; kept apart from the tree, which may be released.
+    whole: Span,
     /// Read from a Kustomize strategic-merge patch whose target is not in the input: taken for
     /// that object if it is complete, left out if the API server would reject it as written.
     pub from_patch: bool,
 }
 
 impl Object {
+    pub fn new(
+        source: SourceId,
+        document: usize,
+        api_version: Str,
+        kind: Str,
+        name: Str,
+        namespace: Option<Str>,
+        root: Node,
+    ) -> Object {
+        // The object as a whole: its `kind:` line.
+        let whole = root
+            .entry("kind")
+            .map(|e| e.key_span.join(e.value.span))
+            .unwrap_or(root.span);
+        Object {
+            source,
+            document,
+            api_version,
+            kind,
+            name,
+            namespace,
+            tree: root,
+            released: false,
+            whole,
+            from_patch: false,
+        }
+    }
+
+    /// The object as written. Not after [`Object::release_tree`]: the rules that read the
+    /// trees run before it (see `lint::run_rules`).
+    pub fn root(&self) -> &Node {
+        debug_assert!(
+            !self.released,
+            "{} {}: the YAML tree was read after it was released",
+            self.kind, self.name
+        );
+        &self.tree
+    }
+
+    /// [`Object::release_tree`] was called.
+    #[cfg(test)]
+    pub(crate) fn tree_released(&self) -> bool {
+        self.released
+    }
+
+    /// Gives back the memory of the YAML tree: from now on only the views, the names and
+    /// [`Object::whole`] are left.
+    pub(crate) fn release_tree(&mut self) {
+        self.tree = Node {
+            value: Value::Map(Vec::new()),
+            span: self.tree.span,
+        };
+        self.released = true;
+    }
+
     pub fn objref(&self) -> ObjectRef {
         ObjectRef {
             api_version: Str::from(&self.api_version),
@@ -70,7 +131,7 @@ impl Object {
 
     /// The field at a dotted path, if present.
     pub fn field(&self, path: &str) -> Option<Field> {
-        self.root.at(path).map(|n| Field {
+        self.root().at(path).map(|n| Field {
             path: Str::from(path),
             span: n.span,
         })
@@ -80,8 +141,8 @@ impl Object {
     /// that, of the object itself.
     pub fn key_field(&self, path: &str) -> Field {
         let (parent, key) = match path.rsplit_once('.') {
-            Some((p, k)) => (self.root.at(p), k),
-            None => (Some(&self.root), path),
+            Some((p, k)) => (self.root().at(p), k),
+            None => (Some(self.root()), path),
         };
         match parent.and_then(|p| p.entry(key)) {
             Some(e) => Field {
@@ -94,19 +155,14 @@ impl Object {
 
     /// The object as a whole: points at its `kind:` line.
     pub fn whole(&self) -> Field {
-        let span = self
-            .root
-            .entry("kind")
-            .map(|e| e.key_span.join(e.value.span))
-            .unwrap_or(self.root.span);
         Field {
             path: Str::default(),
-            span,
+            span: self.whole,
         }
     }
 
     pub fn annotation(&self, key: &str) -> Option<&Node> {
-        self.root.at("metadata.annotations")?.get(key)
+        self.root().at("metadata.annotations")?.get(key)
     }
 
     pub fn annotation_str(&self, key: &str) -> Option<&str> {
@@ -115,7 +171,7 @@ impl Object {
 
     /// The entry for an annotation: its key and value spans.
     pub fn annotation_field(&self, key: &str) -> Option<Field> {
-        let e = self.root.at("metadata.annotations")?.entry(key)?;
+        let e = self.root().at("metadata.annotations")?.entry(key)?;
         Some(Field {
             path: Str::from(format!("metadata.annotations.{key}")),
             span: e.key_span.join(e.value.span),
@@ -123,7 +179,7 @@ impl Object {
     }
 
     pub fn finalizers(&self) -> Vec<String> {
-        self.root
+        self.root()
             .at("metadata.finalizers")
             .and_then(Node::as_seq)
             .map(|s| {
@@ -246,7 +302,7 @@ impl<'a> Reader<'a> {
     /// A node at a path; a `null` value counts as absent (as in Kubernetes' JSON decoding),
     /// and so does an unrendered template placeholder (recorded, not judged).
     pub fn node(&mut self, path: &str) -> Option<&'a Node> {
-        let n = self.obj.root.at(path)?;
+        let n = self.obj.root().at(path)?;
         if self.placeholder(n, path) {
             return None;
         }

@@ -7,6 +7,7 @@ use crate::finding::Severity;
 use crate::kube::{self, AccessModes, ReclaimPolicy, VolumeMode};
 use crate::node::Str;
 use crate::quantity::Quantity;
+use crate::source::Span;
 
 /// A volume's storage class (`GetPersistentVolumeClass`): beta annotation first, then spec.
 #[derive(Debug, Clone)]
@@ -116,6 +117,22 @@ pub struct Pvc {
     pub selected_node: bool,
     /// The claim's metadata (a template's own metadata for StatefulSet templates).
     pub meta: Meta,
+    /// The `spec:` entry, key and value (None when there is none): see [`Pvc::spec_field`].
+    spec_span: Option<Span>,
+}
+
+impl Pvc {
+    /// The claim's `spec` entry, or its object as a whole when it has none: where a finding
+    /// about a field the claim does not write points. `obj` is the claim's object.
+    pub fn spec_field(&self, obj: &Object) -> Field {
+        match self.spec_span {
+            Some(span) => Field {
+                path: Str::from(format!("{}spec", self.prefix)),
+                span,
+            },
+            None => obj.whole(),
+        }
+    }
 }
 
 /// `GetPersistentVolumeClaimClass` with nil kept apart from "" (admission treats them differently).
@@ -273,7 +290,7 @@ pub(crate) fn read_pv(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Pv {
     let source = read_source(obj, r);
     // ValidatePersistentVolumeSpec: "Local volume requires node affinity".
     if source.as_ref().is_some_and(|s| s.kind == "local")
-        && obj.root.at("spec.nodeAffinity.required").is_none()
+        && obj.root().at("spec.nodeAffinity.required").is_none()
     {
         let field = source.as_ref().map(|s| s.field.clone()).expect("checked");
         r.invalid(
@@ -300,7 +317,7 @@ pub(crate) fn read_pv(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Pv {
         reclaim,
         claim_ref,
         source,
-        has_node_affinity: obj.root.at("spec.nodeAffinity.required").is_some(),
+        has_node_affinity: obj.root().at("spec.nodeAffinity.required").is_some(),
         finalizers: obj.finalizers().into_iter().map(Str::from).collect(),
         provisioned_by,
         attributes_class: r
@@ -314,7 +331,7 @@ pub(crate) fn read_pv(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Pv {
 }
 
 fn read_source(obj: &Object, r: &mut Reader<'_>) -> Option<VolumeSource> {
-    let spec = obj.root.get("spec")?.as_map()?;
+    let spec = obj.root().get("spec")?.as_map()?;
     let mut found: Vec<&str> = Vec::new();
     for e in spec {
         if e.key == "csi" || kube::in_tree_source(&e.key).is_some() {
@@ -375,7 +392,7 @@ pub(crate) fn read_claim(
 ) -> Pvc {
     let p = |s: &str| format!("{prefix}{s}");
     let ann_path = p("metadata.annotations");
-    let ann = obj.root.at(&ann_path);
+    let ann = obj.root().at(&ann_path);
     let beta = ann.and_then(|a| a.entry(kube::ANN_BETA_STORAGE_CLASS));
     // GetPersistentVolumeClaimClass: the beta annotation wins whenever present, even as "".
     let class = match beta.and_then(|e| e.value.as_str().map(|v| (e, v))) {
@@ -442,6 +459,10 @@ pub(crate) fn read_claim(
         attributes_class,
         selected_node: ann.and_then(|a| a.get(kube::ANN_SELECTED_NODE)).is_some(),
         meta,
+        spec_span: {
+            let spec = obj.key_field(&p("spec"));
+            (!spec.path.is_empty()).then_some(spec.span)
+        },
     }
 }
 

@@ -28,7 +28,7 @@ fn at(obj: &Object, path: &str) -> Field {
 /// The Ceph sources' `monitors` list (validateRBDPersistentVolumeSource,
 /// validateCephFSPersistentVolumeSource): required and not empty.
 fn require_monitors(obj: &Object, r: &mut Reader<'_>, source: &str) {
-    let monitors = obj.root.at(&format!("spec.{source}.monitors"));
+    let monitors = obj.root().at(&format!("spec.{source}.monitors"));
     if monitors.and_then(Node::as_seq).is_none_or(|s| s.is_empty()) {
         reject(
             r,
@@ -129,7 +129,7 @@ fn access_modes(r: &mut Reader<'_>, prefix: &str, node_modes: Option<&Node>, pvc
 
 /// `ValidatePersistentVolumeSpec` (the checks the typed reader does not already make).
 pub(crate) fn pv(obj: &Object, _pv: &Pv, r: &mut Reader<'_>) {
-    let root = &obj.root;
+    let root = obj.root();
     access_modes(r, "", root.at("spec.accessModes"), false);
     match root.at("spec.capacity") {
         None => reject(
@@ -367,7 +367,7 @@ pub(crate) fn pv(obj: &Object, _pv: &Pv, r: &mut Reader<'_>) {
 /// `ValidatePersistentVolumeClaimSpec` (for PVC objects; StatefulSet templates are checked
 /// when the controller creates the claims).
 pub(crate) fn claim(obj: &Object, _pvc: &Pvc, r: &mut Reader<'_>) {
-    let root = &obj.root;
+    let root = obj.root();
     access_modes(r, "", root.at("spec.accessModes"), true);
     if root
         .at("spec.resources.requests.storage")
@@ -395,7 +395,7 @@ pub(crate) fn claim(obj: &Object, _pvc: &Pvc, r: &mut Reader<'_>) {
 
 /// `ValidateStorageClass` (reclaimPolicy and volumeBindingMode after defaulting).
 pub(crate) fn storage_class(obj: &Object, _sc: &StorageClass, r: &mut Reader<'_>) {
-    let root = &obj.root;
+    let root = obj.root();
     match root.get("provisioner").and_then(Node::as_str) {
         None | Some("") => reject(r, obj.whole(), "provisioner: Required value".into(), "name the provisioner (a CSI driver, or kubernetes.io/no-provisioner for static volumes)"),
         Some(p) => {
@@ -442,7 +442,7 @@ fn int_or_percent(n: &Node) -> Option<(bool, i64)> {
 /// `ValidatePositiveIntOrPercent`, `IsNotMoreThan100Percent`.
 fn rolling_value(r: &mut Reader<'_>, path: &str, at_most_100: bool) {
     let obj = r.obj;
-    let Some(n) = obj.root.at(path).filter(|n| !n.is_null()) else {
+    let Some(n) = obj.root().at(path).filter(|n| !n.is_null()) else {
         return;
     };
     let Some((pct, v)) = int_or_percent(n) else {
@@ -480,7 +480,7 @@ fn is_zero(n: Option<&Node>, default_zero: bool) -> bool {
 /// Workloads: selectors, rolling-update values, pod volumes.
 pub(crate) fn workload(obj: &Object, kind: super::WorkloadKind, r: &mut Reader<'_>) {
     use super::WorkloadKind as K;
-    let root = &obj.root;
+    let root = obj.root();
     match kind {
         K::Deployment => {
             rolling_value(r, "spec.strategy.rollingUpdate.maxSurge", false);

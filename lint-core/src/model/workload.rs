@@ -208,7 +208,7 @@ fn strategy(obj: &Object, r: &mut Reader<'_>) -> Option<Strategy> {
                     "set maxUnavailable: 1 (old pod stops first) or use strategy type Recreate".into(),
                 );
             }
-            let defaulted = obj.root.at("spec.strategy").is_none();
+            let defaulted = obj.root().at("spec.strategy").is_none();
             Some(Strategy::RollingUpdate {
                 max_surge,
                 max_unavailable,

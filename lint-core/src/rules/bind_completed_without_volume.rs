@@ -21,6 +21,7 @@ pub const RULE: Rule = Rule {
                          changes nothing the controller looks at. pvlint judges the manifest as if it were created.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -26,6 +26,7 @@ pub const RULE: Rule = Rule {
                          since the scan shows Bound on the controller's next sync.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

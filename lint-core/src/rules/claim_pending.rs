@@ -23,6 +23,7 @@ pub const RULE: Rule = Rule {
                          the driver) is predicted Bound and not reported.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -24,6 +24,7 @@ pub const RULE: Rule = Rule {
                          the finding names both and does not guess.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -21,6 +21,7 @@ pub const RULE: Rule = Rule {
                          cluster: pvlint then leaves the verdict to `dangling-volume-name`, at info level.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

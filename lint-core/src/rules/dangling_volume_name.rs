@@ -22,6 +22,7 @@ pub const RULE: Rule = Rule {
                          so the finding is only informational then.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -23,6 +23,7 @@ pub const RULE: Rule = Rule {
                          controller and the delete operation); pvlint reports the usual outcome, a leak.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

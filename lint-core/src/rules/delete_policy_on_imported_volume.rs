@@ -23,6 +23,7 @@ pub const RULE: Rule = Rule {
                          metadata.uid, a CSI provisioner identity, provisioned-by).",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn is_pvc_uid_name(name: &str) -> bool {

@@ -27,6 +27,7 @@ pub const RULE: Rule = Rule {
                          finalizer on 1.31+ is a warning: the provisioner did not add it.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -20,6 +20,7 @@ pub const RULE: Rule = Rule {
                          when linted unrendered; lint the rendered output (`kubectl kustomize DIR | pvlint lint -`).",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -19,6 +19,7 @@ pub const RULE: Rule = Rule {
                          hostPath volume without nodeAffinity is harmless there.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 const AFFINITY: &str = "nodeAffinity:\n  required:\n    nodeSelectorTerms:\n    - matchExpressions:\n      - key: kubernetes.io/hostname\n        operator: In\n        values: [<node-name>]";

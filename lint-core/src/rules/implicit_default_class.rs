@@ -21,6 +21,7 @@ pub const RULE: Rule = Rule {
                          says so; `--no-default-class` tells it the cluster has none.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
@@ -81,7 +82,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let Some(pv) = intended else { continue };
         let pv = w.volume(pv);
-        let field = ctx.obj(view.obj).key_field(&format!("{}spec", view.prefix));
+        let field = view.spec_field(ctx.obj(view.obj));
         let f = sink.report(
             ctx,
             view.obj,

@@ -20,6 +20,7 @@ pub const RULE: Rule = Rule {
         known_problems: "pvlint checks the fields it reads; other fields of a workload are left to `kubectl apply --dry-run=server`.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

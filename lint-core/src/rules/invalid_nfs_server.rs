@@ -18,6 +18,7 @@ pub const RULE: Rule = Rule {
         known_problems: "A short host name (`nas01`) is accepted: pvlint cannot know whether the nodes resolve it.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -19,6 +19,7 @@ pub const RULE: Rule = Rule {
         known_problems: "None known.",
     },
     check,
+    reads: Reads::Written,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
@@ -28,7 +29,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if ctx.live.is_some_and(|l| l.controlled.contains(&id)) {
             continue;
         }
-        for (path, value) in suppress::annotations(&obj.root) {
+        for (path, value) in suppress::annotations(obj.root()) {
             let Some(text) = value.as_str() else {
                 continue;
             };

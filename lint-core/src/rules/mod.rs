@@ -208,6 +208,21 @@ pub struct Rule {
     pub docs: Docs,
     #[serde(skip)]
     pub(crate) check: fn(&Context<'_>, &mut Sink<'_>),
+    /// What the rule reads, which decides when it runs.
+    #[serde(skip)]
+    pub(crate) reads: Reads,
+}
+
+/// What a rule reads: it decides when the rule runs (see `lint::run_rules`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reads {
+    /// The typed views and the simulation's outcomes: runs after the simulation.
+    Simulation,
+    /// The objects as written (their YAML trees, through `Object::root`) and never the
+    /// simulation: runs before it, while the trees are alive, and its context's simulation
+    /// is one that has not run (nothing loaded). The trees are released before the
+    /// simulation: on a large input they take as much memory as it does.
+    Written,
 }
 
 pub fn find(id: &str) -> Option<&'static Rule> {
@@ -332,7 +347,7 @@ impl Context<'_> {
     pub fn claim_field(&self, pvc: &crate::model::Pvc, check: crate::binding::fit::Check) -> Field {
         use crate::binding::fit::Check;
         let obj = self.obj(pvc.obj);
-        let spec = || obj.key_field(&format!("{}spec", pvc.prefix));
+        let spec = || pvc.spec_field(obj);
         match check {
             Check::Class => pvc.class.field().cloned().unwrap_or_else(spec),
             Check::Capacity => pvc
@@ -634,7 +649,7 @@ impl Finding {
 /// What rule files import.
 #[allow(unused_imports)]
 pub(crate) mod prelude {
-    pub(crate) use super::{claim_ref, Context, Docs, Family, Rule, Sink};
+    pub(crate) use super::{claim_ref, Context, Docs, Family, Reads, Rule, Sink};
     pub(crate) use crate::binding::attach::Attach;
     pub(crate) use crate::binding::fit::{Check, Mismatch};
     pub(crate) use crate::finding::{Consequence, Phase, Severity, StorageFate};

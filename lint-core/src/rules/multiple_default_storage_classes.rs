@@ -20,6 +20,7 @@ pub const RULE: Rule = Rule {
                          together share one second, and the name decides.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

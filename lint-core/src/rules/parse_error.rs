@@ -19,6 +19,7 @@ pub const RULE: Rule = Rule {
                          never reach the API server (Kustomization, kind's Cluster, component configs) are not reported.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

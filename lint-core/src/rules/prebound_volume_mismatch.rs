@@ -24,6 +24,7 @@ pub const RULE: Rule = Rule {
                          the cluster shows only once the first is fixed.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn fix_of(m: &Mismatch) -> Option<(String, String)> {

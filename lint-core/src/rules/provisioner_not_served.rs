@@ -26,6 +26,7 @@ pub const RULE: Rule = Rule {
                          older release.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

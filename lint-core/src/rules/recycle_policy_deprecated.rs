@@ -19,6 +19,7 @@ pub const RULE: Rule = Rule {
                          event reason (VolumeFailedRecycle), not its full text.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

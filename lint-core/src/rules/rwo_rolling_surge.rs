@@ -30,6 +30,7 @@ pub const RULE: Rule = Rule {
                          pvlint assumes the volume attaches (as block storage does), and says so.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 const RECREATE: &str = "strategy:\n  type: Recreate";

@@ -29,6 +29,7 @@ pub const RULE: Rule = Rule {
                          for its grace period when the next one starts (not reported).",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -23,6 +23,7 @@ pub const RULE: Rule = Rule {
                          reported.",
     },
     check,
+    reads: Reads::Written,
 };
 
 const META_FIELDS: &[&str] = &[
@@ -49,7 +50,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         let mut found: Vec<(String, Field)> = Vec::new();
         let meta = obj
-            .root
+            .root()
             .get("metadata")
             .and_then(crate::node::Node::as_map)
             .unwrap_or_default();
@@ -63,7 +64,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         found.sort_by_key(|(p, _)| META_FIELDS.iter().position(|f| p.ends_with(f)));
         // `status: {}` (kubectl create --dry-run, kompose) is not a mark of an export.
         // Nor is `status: {loadBalancer: {}}` (kompose): only a status with a value in it.
-        let status = obj.root.get("status").filter(|n| has_value(n));
+        let status = obj.root().get("status").filter(|n| has_value(n));
         if status.is_some() {
             found.push(("status".into(), obj.key_field("status")));
         }

@@ -25,6 +25,7 @@ pub const RULE: Rule = Rule {
                          without `--cluster-state` pvlint cannot tell that cluster from another and reports it.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

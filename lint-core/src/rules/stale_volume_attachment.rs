@@ -35,6 +35,7 @@ pub const RULE: Rule = Rule {
                          (non-CSI) are judged without status.volumesInUse.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

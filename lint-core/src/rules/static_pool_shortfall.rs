@@ -25,6 +25,7 @@ pub const RULE: Rule = Rule {
                          StorageClass behind it; the finding is then a warning that says so.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -24,6 +24,7 @@ pub const RULE: Rule = Rule {
                          rests on that assumption and is reported as a warning that says so.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

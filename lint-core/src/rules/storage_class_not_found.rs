@@ -23,6 +23,7 @@ pub const RULE: Rule = Rule {
                          is then informational, or a warning when the name is one edit away from a class the input defines.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -25,6 +25,7 @@ pub const RULE: Rule = Rule {
                          node it picks, which pvlint does not model.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

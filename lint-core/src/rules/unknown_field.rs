@@ -25,6 +25,7 @@ pub const RULE: Rule = Rule {
                          is reported only when it is one edit away from a known one.",
     },
     check,
+    reads: Reads::Written,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
@@ -43,7 +44,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         };
         let mut path = Vec::new();
-        walk(ctx, sink, id, obj, &obj.root, shape, &mut path);
+        walk(ctx, sink, id, obj, obj.root(), shape, &mut path);
     }
 }
 

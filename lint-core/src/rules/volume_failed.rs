@@ -21,6 +21,7 @@ pub const RULE: Rule = Rule {
                          pvlint reports the volume while its status says Failed.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

@@ -25,6 +25,7 @@ pub const RULE: Rule = Rule {
                          one created later may take it first.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
@@ -52,7 +53,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .phase
             .as_ref()
             .map(|p| p.field.clone())
-            .unwrap_or_else(|| obj.key_field("spec.claimRef"));
+            .or_else(|| pv.claim_ref.as_ref().map(|c| c.field.clone()))
+            .unwrap_or_else(|| obj.whole());
         let is = if reported == Some("Released") {
             "is"
         } else {

@@ -22,6 +22,7 @@ pub const RULE: Rule = Rule {
                          Without a cluster state, a claim missing from the input counts as missing.",
     },
     check,
+    reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {

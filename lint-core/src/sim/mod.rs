@@ -87,6 +87,12 @@ pub fn simulate(
     w
 }
 
+/// A simulation that has not run (nothing loaded): the context of the rules that read only
+/// the objects as written ([`crate::rules::Reads::Written`]), which run before the simulation.
+pub(crate) fn unrun(options: &Options, cluster_given: bool) -> World {
+    World::new(options, cluster_given || options.complete)
+}
+
 impl World {
     fn new(options: &Options, cluster_known: bool) -> World {
         World {
