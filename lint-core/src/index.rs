@@ -337,6 +337,38 @@ impl Index {
         }
     }
 
+    /// Sizes the object vector and the views' vectors to what they will hold. Grown by
+    /// doubling instead, they would hold up to twice that while every YAML tree is still
+    /// alive: the index's own peak (on the benchmark corpus, 12.6 MB of its 85 MB).
+    fn reserve_views(&mut self) {
+        self.objects.shrink_to_fit();
+        let (mut pvs, mut pvcs, mut templates, mut workloads) = (0, 0, 0, 0);
+        for (id, obj) in self.objects.iter().enumerate() {
+            if !model::reaches_api_server(&obj.api_version, &obj.kind)
+                || self.superseded.contains(&id)
+            {
+                continue;
+            }
+            match known_kind(&obj.api_version, &obj.kind).map(|(class, _)| class) {
+                Some(KindClass::PersistentVolume) => pvs += 1,
+                Some(KindClass::PersistentVolumeClaim) => pvcs += 1,
+                Some(KindClass::Workload) => {
+                    workloads += 1;
+                    templates += obj
+                        .root()
+                        .at("spec.volumeClaimTemplates")
+                        .and_then(Node::as_seq)
+                        .map_or(0, <[Node]>::len);
+                }
+                _ => {}
+            }
+        }
+        self.pvs.reserve_exact(pvs);
+        self.pvcs.reserve_exact(pvcs);
+        self.claim_templates.reserve_exact(templates);
+        self.workloads.reserve_exact(workloads);
+    }
+
     /// Definitions that a later one of the same object replaces.
     pub fn is_superseded(&self, obj: ObjId) -> bool {
         self.superseded.contains(&obj)
@@ -344,6 +376,7 @@ impl Index {
 
     fn build_views(&mut self) {
         self.find_duplicates();
+        self.reserve_views();
         let mut diags = std::mem::take(&mut self.diags);
         for (id, obj) in self.objects.iter().enumerate() {
             if !model::reaches_api_server(&obj.api_version, &obj.kind)

@@ -173,7 +173,7 @@ pub(crate) fn lint_request(req: &Request) -> Report {
 /// annotations the findings need are read; then the YAML trees are released, so that they
 /// and the simulation are never in memory together (on a large input each takes about a
 /// quarter of the peak). The findings are put together in the rules' order, as if every rule
-/// had run after the simulation.
+/// had run after the simulation, once the simulation is dropped.
 fn run_rules(
     sources: &[Source],
     ix: &mut index::Index,
@@ -186,7 +186,8 @@ fn run_rules(
         .copied()
         .filter(|r| enabled(r, options))
         .collect();
-    let mut written: Vec<Vec<Finding>> = vec![Vec::new(); enabled.len()];
+    // Each rule's findings, in the rules' order.
+    let mut found: Vec<Vec<Finding>> = vec![Vec::new(); enabled.len()];
     let annotations = {
         let unrun = sim::unrun(options, cluster_given);
         let ctx = rules::Context {
@@ -197,9 +198,10 @@ fn run_rules(
             side: sim::Side::Manifest,
             live: None,
         };
-        for (rule, out) in enabled.iter().zip(written.iter_mut()) {
+        for (rule, out) in enabled.iter().zip(found.iter_mut()) {
             if rule.reads == rules::Reads::Written {
                 (rule.check)(&ctx, &mut rules::Sink { rule, out });
+                out.shrink_to_fit();
             }
         }
         Annotations::read(sources, ix)
@@ -215,18 +217,18 @@ fn run_rules(
         side: sim::Side::Manifest,
         live: None,
     };
-    let mut findings = Vec::new();
-    for (rule, done) in enabled.iter().zip(written.iter_mut()) {
-        match rule.reads {
-            rules::Reads::Written => findings.append(done),
-            rules::Reads::Simulation => {
-                let mut sink = rules::Sink {
-                    rule,
-                    out: &mut findings,
-                };
-                (rule.check)(&ctx, &mut sink);
-            }
+    for (rule, out) in enabled.iter().zip(found.iter_mut()) {
+        if rule.reads == rules::Reads::Simulation {
+            (rule.check)(&ctx, &mut rules::Sink { rule, out });
+            out.shrink_to_fit();
         }
+    }
+    // The simulation is not needed any more: give its memory back before the findings are
+    // put in one vector, so that the two are not at the peak together.
+    drop(world);
+    let mut findings = Vec::with_capacity(found.iter().map(Vec::len).sum());
+    for mut rule_found in found {
+        findings.append(&mut rule_found);
     }
     sort(&mut findings);
     one_per_cause(&mut findings);
