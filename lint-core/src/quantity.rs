@@ -7,7 +7,7 @@ use std::fmt;
 /// value = mantissa × 10^exp10 × 2^exp2, with the sign kept apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quantity {
-    pub text: String,
+    pub text: crate::node::Str,
     negative: bool,
     mantissa: u128,
     exp10: i32,
@@ -104,7 +104,7 @@ impl Quantity {
             }
         }
         Ok(Quantity {
-            text: text.to_string(),
+            text: crate::node::Str::new(text),
             negative: negative && mantissa != 0,
             mantissa,
             exp10,

@@ -128,7 +128,7 @@ pub fn provisioned_source(provisioner: &str) -> SourceKind {
         Some(s) => SourceKind::InTree(s),
         None if provisioner.starts_with("kubernetes.io/") => SourceKind::Unknown,
         None => SourceKind::Csi {
-            driver: provisioner.to_string(),
+            driver: crate::node::Str::from(provisioner),
         },
     }
 }

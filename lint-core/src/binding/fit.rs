@@ -161,7 +161,7 @@ fn too_small(v: &VolumeSpec, c: &ClaimSpec) -> Option<Mismatch> {
 
 fn class(v: &VolumeSpec, claim_class: &str) -> Option<Mismatch> {
     (v.class != claim_class).then(|| Mismatch::Class {
-        volume: v.class.clone(),
+        volume: v.class.to_string(),
         claim: claim_class.to_string(),
     })
 }
@@ -169,8 +169,8 @@ fn class(v: &VolumeSpec, claim_class: &str) -> Option<Mismatch> {
 fn attributes_class(v: &VolumeSpec, c: &ClaimSpec, version: KubeVersion) -> Option<Mismatch> {
     (attributes_class_enabled(version) && v.attributes_class != c.attributes_class).then(|| {
         Mismatch::AttributesClass {
-            volume: v.attributes_class.clone(),
-            claim: c.attributes_class.clone(),
+            volume: v.attributes_class.to_string(),
+            claim: c.attributes_class.to_string(),
         }
     })
 }
@@ -270,7 +270,7 @@ mod tests {
             modes,
             volume_mode: VolumeMode::Filesystem,
             labels: Labels::new(),
-            attributes_class: String::new(),
+            attributes_class: Default::default(),
             deleting: false,
             reclaim: ReclaimPolicy::Retain,
             source: SourceKind::Unknown,
@@ -284,7 +284,7 @@ mod tests {
             modes,
             volume_mode: VolumeMode::Filesystem,
             selector: None,
-            attributes_class: String::new(),
+            attributes_class: Default::default(),
         }
     }
 

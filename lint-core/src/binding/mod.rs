@@ -20,6 +20,7 @@ pub mod selector;
 use std::collections::BTreeMap;
 
 use crate::kube::{AccessModes, ReclaimPolicy, VolumeMode};
+use crate::node::Str;
 use crate::quantity::Quantity;
 
 pub use selector::LabelSelector;
@@ -31,13 +32,13 @@ pub type Labels = BTreeMap<String, String>;
 #[derive(Debug, Clone, PartialEq)]
 pub struct VolumeSpec {
     /// `GetPersistentVolumeClass`: the beta annotation, else spec.storageClassName, else "".
-    pub class: String,
+    pub class: Str,
     pub capacity: Option<Quantity>,
     pub modes: AccessModes,
     pub volume_mode: VolumeMode,
     pub labels: Labels,
     /// spec.volumeAttributesClassName ("" when unset).
-    pub attributes_class: String,
+    pub attributes_class: Str,
     /// metadata.deletionTimestamp is set.
     pub deleting: bool,
     /// spec.persistentVolumeReclaimPolicy (the API server defaults it to Retain).
@@ -55,14 +56,14 @@ pub struct ClaimSpec {
     pub volume_mode: VolumeMode,
     pub selector: Option<LabelSelector>,
     /// spec.volumeAttributesClassName ("" when unset).
-    pub attributes_class: String,
+    pub attributes_class: Str,
 }
 
 /// A volume's source, as far as binding, attach and reclaim care.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum SourceKind {
     /// `spec.csi` with its driver.
-    Csi { driver: String },
+    Csi { driver: Str },
     /// An in-tree source field (`nfs`, `hostPath`, `rbd`, ...).
     InTree(&'static crate::kube::InTreeSource),
     /// No source pvlint recognises (or none at all).

@@ -21,7 +21,7 @@ pub(crate) struct VolumeIndex {
     /// Access-mode sets of existing volumes, fewest modes first.
     groups: Vec<AccessModes>,
     /// Available volumes without claimRef, by (modes, class), sorted by (capacity, id).
-    free: HashMap<(AccessModes, String), BTreeSet<(u128, u32)>>,
+    free: HashMap<(AccessModes, crate::node::Str), BTreeSet<(u128, u32)>>,
     /// Volumes whose claimRef names a claim, by that claim.
     reserved: HashMap<ClaimKey, Vec<VolumeId>>,
 }
@@ -149,7 +149,7 @@ impl World {
                 let mut unchecked = Vec::new();
                 if vol.spec.class != class {
                     unchecked.push(fit::Mismatch::Class {
-                        volume: vol.spec.class.clone(),
+                        volume: vol.spec.class.to_string(),
                         claim: class.clone(),
                     });
                 }
@@ -203,7 +203,7 @@ impl World {
         basic: &dyn Fn(&Volume) -> bool,
     ) -> Option<(VolumeId, Vec<VolumeId>)> {
         let c = self.claim(id);
-        let set = self.index.free.get(&(group, class.to_string()))?;
+        let set = self.index.free.get(&(group, crate::node::Str::new(class)))?;
         let mut best: Option<(u128, VolumeId)> = None;
         let mut tied = Vec::new();
         for &(cap, i) in set.range((req, 0)..) {

@@ -20,17 +20,17 @@ pub const ASSUMED_DEFAULT: &str = "<default>";
 
 pub(crate) fn volume_spec(pv: &Pv) -> VolumeSpec {
     VolumeSpec {
-        class: pv.class.to_string(),
+        class: pv.class.clone(),
         capacity: pv.capacity.as_ref().map(|c| c.value.clone()),
         modes: pv.access_modes,
         volume_mode: pv.volume_mode,
         labels: pv.meta.labels.clone(),
-        attributes_class: pv.attributes_class.to_string(),
+        attributes_class: pv.attributes_class.clone(),
         deleting: pv.meta.deleting,
         reclaim: pv.reclaim_policy(),
         source: match &pv.source {
             Some(s) if s.kind == "csi" => SourceKind::Csi {
-                driver: s.csi_driver.as_deref().unwrap_or_default().to_string(),
+                driver: s.csi_driver.clone().unwrap_or_default(),
             },
             Some(s) => {
                 kube::in_tree_source(&s.kind).map_or(SourceKind::Unknown, SourceKind::InTree)
@@ -47,7 +47,7 @@ pub(crate) fn claim_spec(c: &Pvc) -> ClaimSpec {
         modes: c.access_modes,
         volume_mode: c.volume_mode,
         selector: c.selector.as_ref().map(|s| s.value.clone()),
-        attributes_class: c.attributes_class.to_string(),
+        attributes_class: c.attributes_class.clone(),
     }
 }
 

@@ -152,7 +152,7 @@ impl World {
         let uid = self.fresh_uid();
         let c = self.claim(id);
         let spec = VolumeSpec {
-            class: class.name.to_string(),
+            class: class.name.clone(),
             capacity: c.spec.request.clone(),
             modes: c.spec.modes,
             volume_mode: c.spec.volume_mode,

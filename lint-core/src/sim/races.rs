@@ -14,7 +14,7 @@ impl World {
     pub(crate) fn mark_races(&mut self) {
         let version = self.options.kube_version;
         // Volumes taken during this run by a best-match binding, by (modes, class).
-        let mut taken: HashMap<(crate::kube::AccessModes, String), Vec<(VolumeId, ClaimId)>> =
+        let mut taken: HashMap<(crate::kube::AccessModes, crate::node::Str), Vec<(VolumeId, ClaimId)>> =
             HashMap::new();
         for (cid, c) in self.claims() {
             if let ClaimState::Bound {
@@ -62,7 +62,7 @@ impl World {
                     let rival = self
                         .index
                         .groups_for(c.spec.modes)
-                        .filter_map(|g| taken.get(&(g, class.clone())))
+                        .filter_map(|g| taken.get(&(g, crate::node::Str::new(&class))))
                         .flatten()
                         .find(|(v, winner)| {
                             let vol = self.volume(*v);

@@ -122,7 +122,7 @@ fn deletion(vol: &Volume, version: KubeVersion) -> Deletion {
     }
     if honor_reclaim_policy(version) {
         if let SourceKind::Csi { driver } = &vol.spec.source {
-            return Deletion::External(driver.clone());
+            return Deletion::External(driver.to_string());
         }
     }
     let wrap = |e: &str| {
@@ -215,7 +215,7 @@ pub fn reclaim_outcome(vol: &Volume, version: KubeVersion) -> ReclaimOutcome {
                 // object; kube-controller-manager returns early with the gate off.
                 let external = match (&d, &vol.spec.source) {
                     (Deletion::External(p), _) => Some(p.clone()),
-                    (_, SourceKind::Csi { driver }) => Some(driver.clone()),
+                    (_, SourceKind::Csi { driver }) => Some(driver.to_string()),
                     _ => None,
                 };
                 if let (true, Some(p)) = (external_honours, external) {
