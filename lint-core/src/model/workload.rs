@@ -320,6 +320,8 @@ pub(crate) fn read_workload(
             claims.push(ClaimUse { claim });
         }
     }
+    // Most workloads use one or two claims: not the room for four the first push makes.
+    claims.shrink_to_fit();
     let (ordinals_start, parallel_pods) = if kind == WorkloadKind::StatefulSet {
         let start = r.int("spec.ordinals.start");
         if let Some(s) = &start {

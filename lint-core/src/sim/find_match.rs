@@ -203,7 +203,10 @@ impl World {
         basic: &dyn Fn(&Volume) -> bool,
     ) -> Option<(VolumeId, Vec<VolumeId>)> {
         let c = self.claim(id);
-        let set = self.index.free.get(&(group, crate::node::Str::new(class)))?;
+        let set = self
+            .index
+            .free
+            .get(&(group, crate::node::Str::new(class)))?;
         let mut best: Option<(u128, VolumeId)> = None;
         let mut tied = Vec::new();
         for &(cap, i) in set.range((req, 0)..) {

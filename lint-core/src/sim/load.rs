@@ -315,7 +315,11 @@ impl World {
                 provisioned_by: pv.provisioned_by.as_ref().map(|p| p.value.clone()),
                 migrated_to: migrated_to.map(Str::from),
                 bound_by_controller: pv.bound_by_controller,
-                finalizers: finalizers.into_iter().collect(),
+                finalizers: {
+                    // The insert above made room for four.
+                    finalizers.shrink_to_fit();
+                    finalizers
+                },
                 deleting: pv.meta.deleting && live,
                 backing: Str::from(pv.backing_storage()),
                 host_path: src
@@ -451,9 +455,7 @@ impl World {
                     };
                     let c = &mut self.claims[id.idx()];
                     c.has_consumer = true;
-                    if !c.used_by.contains(&(side, w.obj)) {
-                        c.used_by.push((side, w.obj));
-                    }
+                    super::push_once(&mut c.used_by, (side, w.obj));
                     if c.template_of.is_none() {
                         c.template_of = Some(template_of);
                     }
@@ -484,9 +486,7 @@ impl World {
             }
             claim.has_consumer |= existing.has_consumer;
             for u in &existing.used_by {
-                if !claim.used_by.contains(u) {
-                    claim.used_by.push(*u);
-                }
+                super::push_once(&mut claim.used_by, *u);
             }
             if claim.template_of.is_none() {
                 claim.template_of = existing.template_of.clone();
@@ -528,9 +528,7 @@ impl World {
                 if let Some(id) = self.claim_by_key.get(&key).copied() {
                     let c = &mut self.claims[id.idx()];
                     c.has_consumer = true;
-                    if !c.used_by.contains(&(side, w.obj)) {
-                        c.used_by.push((side, w.obj));
-                    }
+                    super::push_once(&mut c.used_by, (side, w.obj));
                 }
             }
         }

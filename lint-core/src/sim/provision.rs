@@ -207,10 +207,7 @@ impl World {
         self.volume_by_name.insert(Str::from(name), vid);
         self.volumes.push(v);
         if let Some(e) = event {
-            let c = &mut self.claims[id.idx()];
-            if !c.events.contains(&e) {
-                c.events.push(e);
-            }
+            super::push_once(&mut self.claims[id.idx()].events, e);
         }
         self.bind(
             vid,

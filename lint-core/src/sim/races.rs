@@ -14,8 +14,10 @@ impl World {
     pub(crate) fn mark_races(&mut self) {
         let version = self.options.kube_version;
         // Volumes taken during this run by a best-match binding, by (modes, class).
-        let mut taken: HashMap<(crate::kube::AccessModes, crate::node::Str), Vec<(VolumeId, ClaimId)>> =
-            HashMap::new();
+        let mut taken: HashMap<
+            (crate::kube::AccessModes, crate::node::Str),
+            Vec<(VolumeId, ClaimId)>,
+        > = HashMap::new();
         for (cid, c) in self.claims() {
             if let ClaimState::Bound {
                 volume,
