@@ -39,6 +39,8 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
+use rules::Reads;
+
 pub use api::{Operation, Request};
 pub use finding::{
     Applicability, Consequence, Edit, EventText, Finding, Location, ObjectRef, Phase, Related,
@@ -188,41 +190,29 @@ fn run_rules(
         .collect();
     // Each rule's findings, in the rules' order.
     let mut found: Vec<Vec<Finding>> = vec![Vec::new(); enabled.len()];
-    let annotations = {
-        let unrun = sim::unrun(options, cluster_given);
-        let ctx = rules::Context {
-            sources,
-            index: ix,
-            options,
-            sim: &unrun,
-            side: sim::Side::Manifest,
-            live: None,
-        };
-        for (rule, out) in enabled.iter().zip(found.iter_mut()) {
-            if rule.reads == rules::Reads::Written {
-                (rule.check)(&ctx, &mut rules::Sink { rule, out });
-                out.shrink_to_fit();
-            }
-        }
-        Annotations::read(sources, ix)
-    };
+    let unrun = sim::unrun(options, cluster_given);
+    run_stage(
+        Reads::Written,
+        &enabled,
+        &mut found,
+        sources,
+        ix,
+        options,
+        &unrun,
+    );
+    let annotations = Annotations::read(sources, ix);
     ix.release_trees();
     let ix: &index::Index = ix;
     let world = sim::simulate(cluster, ix, options, cluster_given);
-    let ctx = rules::Context {
+    run_stage(
+        Reads::Simulation,
+        &enabled,
+        &mut found,
         sources,
-        index: ix,
+        ix,
         options,
-        sim: &world,
-        side: sim::Side::Manifest,
-        live: None,
-    };
-    for (rule, out) in enabled.iter().zip(found.iter_mut()) {
-        if rule.reads == rules::Reads::Simulation {
-            (rule.check)(&ctx, &mut rules::Sink { rule, out });
-            out.shrink_to_fit();
-        }
-    }
+        &world,
+    );
     // The simulation is not needed any more: give its memory back before the findings are
     // put in one vector, so that the two are not at the peak together.
     drop(world);
@@ -238,6 +228,33 @@ fn run_rules(
         suppressed,
         documents: ix.documents,
         objects: ix.objects.len(),
+    }
+}
+
+/// Runs the enabled rules that read `reads`, each into its own slot of `found` (the slots are
+/// in the order of `enabled`), against the manifests and `world`.
+fn run_stage(
+    reads: Reads,
+    enabled: &[&'static Rule],
+    found: &mut [Vec<Finding>],
+    sources: &[Source],
+    ix: &index::Index,
+    options: &Options,
+    world: &sim::World,
+) {
+    let ctx = rules::Context {
+        sources,
+        index: ix,
+        options,
+        sim: world,
+        side: sim::Side::Manifest,
+        live: None,
+    };
+    for (rule, out) in enabled.iter().zip(found.iter_mut()) {
+        if rule.reads == reads {
+            (rule.check)(&ctx, &mut rules::Sink { rule, out });
+            out.shrink_to_fit();
+        }
     }
 }
 
