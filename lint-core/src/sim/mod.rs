@@ -334,6 +334,9 @@ impl World {
         self.index = find_match::VolumeIndex::build(&self.volumes);
         self.mark_races();
         self.find_closest();
+        // Only the loop above reads the index: the rules that query the world do not, and a
+        // second run builds its own.
+        self.index = find_match::VolumeIndex::default();
     }
 
     // ---- state changes -------------------------------------------------------------
