@@ -12,6 +12,7 @@ use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
+use std::ptr::NonNull;
 
 use crate::source::Span;
 
@@ -67,28 +68,108 @@ impl ScalarKind {
 
 /// An immutable string: a key or a scalar's text of the tree, and the names, messages and
 /// paths of the simulation, the views and the findings. It reads like a `&str` (`Deref`, `==`
-/// with `&str`/`str`/`String`, `Display`) and serializes as a JSON string; strings of up to 22
-/// bytes (almost every name of a manifest) live inside it, longer ones in one exact-size heap
-/// allocation, and compile-time texts (rule ids, finalizers) are borrowed
-/// ([`Str::from_static`]). `to_string()` gives a `String`. Before it replaced `String` in the
-/// simulation and the findings, their small strings were 0.38 M of the 1.36 M heap blocks
-/// live at a lint's peak (benches/PROFILE.md).
-#[derive(Clone)]
+/// with `&str`/`str`/`String`, `Display`) and serializes as a JSON string. It takes 16 bytes:
+/// strings of up to 14 bytes (most names and keys of a manifest) live inside it, the longer
+/// field names and values Kubernetes defines ([`WELL_KNOWN`]) are borrowed from the binary,
+/// other longer ones live in one exact-size heap allocation, and compile-time texts (rule ids,
+/// finalizers) are borrowed ([`Str::from_static`]). `to_string()` gives a `String`. Before it
+/// replaced `String` in the simulation and the findings, their small strings were 0.38 M of
+/// the 1.36 M heap blocks live at a lint's peak; at 24 bytes it was a third of the
+/// simulation's and the views' bytes (benches/PROFILE.md).
 pub struct Str(Repr);
 
-const INLINE: usize = 22;
+const INLINE: usize = 14;
 
-#[derive(Clone)]
+/// The parts of a `&[u8]` (a `Box<[u8]>`, an `Arc<[u8]>` or a `&'static str`) in 12 bytes, so
+/// that a [`Str`] is 16: a `u32` length beside the tag, the pointer after it.
 enum Repr {
     Inline {
         len: u8,
         buf: [u8; INLINE],
     },
-    Heap(Box<str>),
-    Static(&'static str),
+    /// Owns the `Box<[u8]>` `ptr[..len]`.
+    Heap {
+        len: u32,
+        ptr: NonNull<u8>,
+    },
+    /// Borrows the `&'static str` `ptr[..len]`.
+    Static {
+        len: u32,
+        ptr: NonNull<u8>,
+    },
     /// One text many objects carry (an event every provisioned claim gets): cloned by count.
-    Shared(std::sync::Arc<str>),
+    /// Holds one strong count of the `Arc<[u8]>` `ptr[..len]`.
+    Shared {
+        len: u32,
+        ptr: NonNull<u8>,
+    },
+    /// A string of 4 GiB or more (never seen in a manifest; kept whole all the same).
+    Big(Box<Box<str>>),
 }
+
+const _: () = assert!(std::mem::size_of::<Str>() == 16);
+const _: () = assert!(std::mem::size_of::<Option<Str>>() == 16);
+
+// SAFETY: a `Str` owns its `Heap` allocation alone, shares its `Shared` one only through the
+// atomic counts of `Arc`, and never writes through any of its pointers: it is as `Send` and
+// `Sync` as the `Box<str>`, `Arc<str>` and `&'static str` it stands for.
+unsafe impl Send for Str {}
+unsafe impl Sync for Str {}
+
+/// Longer texts that manifests repeat thousands of times: Kubernetes' own field names and
+/// values. [`Str::new`] borrows them instead of allocating a copy. Sorted (a test checks).
+pub const WELL_KNOWN: &[&str] = &[
+    "/dev/termination-log",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+    "ReadWriteOncePod",
+    "WaitForFirstConsumer",
+    "[ReadWriteOnce]",
+    "additionalProperties",
+    "allowPrivilegeEscalation",
+    "allowVolumeExpansion",
+    "app.kubernetes.io/component",
+    "app.kubernetes.io/instance",
+    "app.kubernetes.io/managed-by",
+    "app.kubernetes.io/name",
+    "app.kubernetes.io/part-of",
+    "app.kubernetes.io/version",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "ebs.csi.aws.com",
+    "failureThreshold",
+    "imagePullPolicy",
+    "imagePullSecrets",
+    "initialDelaySeconds",
+    "kubernetes.io/hostname",
+    "kubernetes.io/pv-protection",
+    "kubernetes.io/pvc-protection",
+    "lastTransitionTime",
+    "matchExpressions",
+    "nodeSelectorTerms",
+    "observedGeneration",
+    "openAPIV3Schema",
+    "persistentVolumeClaim",
+    "persistentVolumeClaimRetentionPolicy",
+    "persistentVolumeReclaimPolicy",
+    "podManagementPolicy",
+    "readOnlyRootFilesystem",
+    "resourceVersion",
+    "revisionHistoryLimit",
+    "securityContext",
+    "serviceAccountName",
+    "storage.k8s.io/v1",
+    "storageClassName",
+    "successThreshold",
+    "terminationGracePeriodSeconds",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+    "volumeAttributesClassName",
+    "volumeBindingMode",
+    "volumeClaimTemplates",
+    "x-kubernetes-list-type",
+    "x-kubernetes-map-type",
+];
 
 impl Str {
     pub fn new(s: &str) -> Str {
@@ -99,14 +180,39 @@ impl Str {
                 len: s.len() as u8,
                 buf,
             })
+        } else if let Ok(i) = WELL_KNOWN.binary_search(&s) {
+            Str::from_static(WELL_KNOWN[i])
         } else {
-            Str(Repr::Heap(s.into()))
+            Str::boxed(s.as_bytes().into())
+        }
+    }
+
+    /// Takes ownership of the UTF-8 bytes of a `Box<str>`.
+    fn boxed(b: Box<[u8]>) -> Str {
+        match u32::try_from(b.len()) {
+            Ok(len) => {
+                let ptr = Box::into_raw(b) as *mut u8;
+                // SAFETY: `Box::into_raw` never returns null.
+                let ptr = unsafe { NonNull::new_unchecked(ptr) };
+                Str(Repr::Heap { len, ptr })
+            }
+            // SAFETY: the bytes come from a `str`.
+            Err(_) => Str(Repr::Big(Box::new(unsafe {
+                std::str::from_boxed_utf8_unchecked(b)
+            }))),
         }
     }
 
     /// A string known at compile time: no copy, no allocation.
     pub const fn from_static(s: &'static str) -> Str {
-        Str(Repr::Static(s))
+        // 4 GiB of text in the binary: not a thing a program can hold.
+        assert!(s.len() <= u32::MAX as usize);
+        // SAFETY: a reference is never null.
+        let ptr = unsafe { NonNull::new_unchecked(s.as_ptr() as *mut u8) };
+        Str(Repr::Static {
+            len: s.len() as u32,
+            ptr,
+        })
     }
 
     /// Appends `s` (copies the string: for the rare edits of a finished text).
@@ -123,17 +229,84 @@ impl Str {
             Repr::Inline { len, buf } => unsafe {
                 std::str::from_utf8_unchecked(&buf[..*len as usize])
             },
-            Repr::Heap(b) => b,
-            Repr::Static(s) => s,
-            Repr::Shared(s) => s,
+            // SAFETY: `ptr[..len]` is the whole of a `str` (a `Box`, an `Arc` or a `'static`
+            // one) that lives as long as `self` does.
+            Repr::Heap { len, ptr } | Repr::Static { len, ptr } | Repr::Shared { len, ptr } => unsafe {
+                std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+                    ptr.as_ptr(),
+                    *len as usize,
+                ))
+            },
+            Repr::Big(b) => b,
         }
     }
 
     /// The same string, with clones that share one allocation instead of copying it.
     pub fn shared(self) -> Str {
         match self.0 {
-            Repr::Heap(b) => Str(Repr::Shared(b.into())),
-            other => Str(other),
+            Repr::Heap { .. } => {
+                let arc: std::sync::Arc<[u8]> = self.as_str().as_bytes().into();
+                let len = arc.len() as u32;
+                let ptr = std::sync::Arc::into_raw(arc) as *const u8 as *mut u8;
+                // SAFETY: `Arc::into_raw` never returns null.
+                let ptr = unsafe { NonNull::new_unchecked(ptr) };
+                Str(Repr::Shared { len, ptr })
+            }
+            _ => self,
+        }
+    }
+}
+
+impl Clone for Str {
+    fn clone(&self) -> Str {
+        match &self.0 {
+            Repr::Inline { len, buf } => Str(Repr::Inline {
+                len: *len,
+                buf: *buf,
+            }),
+            Repr::Heap { .. } => Str::boxed(self.as_str().as_bytes().into()),
+            Repr::Static { len, ptr } => Str(Repr::Static {
+                len: *len,
+                ptr: *ptr,
+            }),
+            Repr::Shared { len, ptr } => {
+                // SAFETY: `self` holds a strong count of this `Arc<[u8]>`, so it is alive.
+                unsafe {
+                    std::sync::Arc::increment_strong_count(std::ptr::slice_from_raw_parts(
+                        ptr.as_ptr() as *const u8,
+                        *len as usize,
+                    ))
+                };
+                Str(Repr::Shared {
+                    len: *len,
+                    ptr: *ptr,
+                })
+            }
+            Repr::Big(b) => Str(Repr::Big(b.clone())),
+        }
+    }
+}
+
+impl Drop for Str {
+    fn drop(&mut self) {
+        match self.0 {
+            // SAFETY: `ptr[..len]` came from `Box::into_raw` (in `Str::boxed`) and is owned by
+            // `self` alone.
+            Repr::Heap { len, ptr } => drop(unsafe {
+                Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                    ptr.as_ptr(),
+                    len as usize,
+                ))
+            }),
+            // SAFETY: `ptr[..len]` came from `Arc::into_raw` (in `Str::shared`), and `self`
+            // holds one strong count of it.
+            Repr::Shared { len, ptr } => drop(unsafe {
+                std::sync::Arc::from_raw(std::ptr::slice_from_raw_parts(
+                    ptr.as_ptr() as *const u8,
+                    len as usize,
+                ))
+            }),
+            Repr::Inline { .. } | Repr::Static { .. } | Repr::Big(_) => {}
         }
     }
 }
@@ -196,10 +369,10 @@ impl From<&str> for Str {
 
 impl From<String> for Str {
     fn from(s: String) -> Str {
-        if s.len() <= INLINE {
+        if s.len() <= INLINE || WELL_KNOWN.binary_search(&s.as_str()).is_ok() {
             Str::new(&s)
         } else {
-            Str(Repr::Heap(s.into_boxed_str()))
+            Str::boxed(s.into_boxed_str().into_boxed_bytes())
         }
     }
 }
@@ -231,8 +404,19 @@ impl<'de> serde::Deserialize<'de> for Str {
 impl From<Str> for String {
     fn from(s: Str) -> String {
         match s.0 {
-            Repr::Heap(b) => b.into_string(),
-            Repr::Inline { .. } | Repr::Static(_) | Repr::Shared(_) => s.as_str().to_string(),
+            Repr::Heap { len, ptr } => {
+                std::mem::forget(s);
+                // SAFETY: `ptr[..len]` is the UTF-8 `Box<[u8]>` `s` owned (see `Str::boxed`);
+                // `s` is forgotten, so it is not freed twice.
+                unsafe {
+                    let b = Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                        ptr.as_ptr(),
+                        len as usize,
+                    ));
+                    String::from_utf8_unchecked(b.into_vec())
+                }
+            }
+            _ => s.as_str().to_string(),
         }
     }
 }
@@ -604,7 +788,16 @@ mod tests {
     fn str_forms_are_one_string() {
         use std::collections::HashMap;
         let long = "pvc-0c5e7a86-5f3b-4c1e-9d3a-6f0f1b2e8a11";
-        for text in ["", "ReadWriteOnce", "exactly-22-bytes-long!", long] {
+        for text in [
+            "",
+            "ReadWriteOnce",
+            "exactly-14-byte",
+            "exactly-15-bytes",
+            "storageClassName",
+            "exactly-22-bytes-long!",
+            "ünïcödé-välüé-of-twenty-nine",
+            long,
+        ] {
             let forms = [
                 Str::new(text),
                 Str::from(text.to_string()),
@@ -623,13 +816,34 @@ mod tests {
                 assert_eq!(back, text);
                 let map: HashMap<Str, u8> = [(f.clone(), 1)].into();
                 assert_eq!(map.get(text), Some(&1));
+                // Clones outlive the original, and a moved-out String is the same text.
+                let clones = vec![f.clone(), f.clone().shared(), f.clone()];
+                drop(f.clone());
+                for c in clones {
+                    assert_eq!(c, text);
+                    assert_eq!(String::from(c), text);
+                }
             }
         }
-        let mut s = Str::new("external-provisioner"); // 20 bytes: inline
+        let mut s = Str::new("external-provisioner"); // 20 bytes: on the heap
         s.push_str(".volume.kubernetes.io/finalizer");
         assert_eq!(s, "external-provisioner.volume.kubernetes.io/finalizer");
         let mut s = Str::from_static("a");
         s.push_str("b");
         assert_eq!(s, "ab");
+    }
+
+    /// `Str::new` finds the well-known texts by binary search: the table must be in byte
+    /// order, and holds only texts too long to be inline.
+    #[test]
+    fn well_known_texts_are_sorted_and_borrowed() {
+        assert!(WELL_KNOWN.windows(2).all(|w| w[0] < w[1]), "WELL_KNOWN out of order");
+        for &w in WELL_KNOWN {
+            assert!(w.len() > INLINE, "{w} fits inline");
+            assert!(matches!(Str::new(w).0, Repr::Static { .. }), "{w}");
+            assert!(matches!(Str::from(w.to_string()).0, Repr::Static { .. }), "{w}");
+        }
+        assert!(matches!(Str::new("storageClassNam").0, Repr::Heap { .. }));
+        assert!(matches!(Str::new("storageClassN").0, Repr::Inline { .. }));
     }
 }
