@@ -12,7 +12,7 @@ fn main() -> std::io::Result<()> {
         .unwrap_or_else(|| "target/corpus-20k".into());
     let dir = std::path::Path::new(&dir);
     for source in corpus::corpus(5_000, 50) {
-        let path = dir.join(&source.name);
+        let path = dir.join(source.name.as_str());
         std::fs::create_dir_all(path.parent().expect("corpus files are in a folder"))?;
         std::fs::write(path, &source.text)?;
     }

@@ -569,7 +569,7 @@ fn simulate(args: SimulateArgs) -> Exit {
     for t in &args.then {
         match t.parse::<pvlint_core::Operation>() {
             Ok(pvlint_core::Operation::Apply { sources }) => {
-                let files = inputs::load(&[sources[0].name.clone()]);
+                let files = inputs::load(&[sources[0].name.to_string()]);
                 if let Some(e) = files.errors.first() {
                     return fail(&format!("--then '{t}': {e}"));
                 }

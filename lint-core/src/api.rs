@@ -194,7 +194,7 @@ fn locate(
     let o = ix.objects.get(obj)?;
     Some(Located {
         object: o.objref(),
-        file: srcs.get(o.source)?.name.clone(),
+        file: srcs.get(o.source)?.name.to_string(),
         line: o.whole().span.start.line,
     })
 }

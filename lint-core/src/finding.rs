@@ -75,7 +75,7 @@ pub struct Location {
 }
 
 impl Location {
-    pub(crate) fn new(source: usize, file: &str, document: usize, span: Span) -> Location {
+    pub(crate) fn new(source: usize, file: &Str, document: usize, span: Span) -> Location {
         let end = if span.end > span.start {
             span.end
         } else {
@@ -86,7 +86,7 @@ impl Location {
         };
         Location {
             source,
-            file: Str::from(file),
+            file: file.clone(),
             document,
             line: span.start.line,
             column: span.start.column,

@@ -223,7 +223,7 @@ fn split_objects(src: &Source, out: &mut Vec<Piece>, errors: &mut Vec<MigrateErr
         if !issues.is_empty() {
             for i in issues {
                 errors.push(MigrateError {
-                    file: src.name.clone(),
+                    file: src.name.to_string(),
                     line: i.span.start.line + offset,
                     column: i.span.start.column,
                     message: i.message,
@@ -255,7 +255,7 @@ fn collect_objects(
 ) {
     let error = |errors: &mut Vec<MigrateError>, node: &Node, message: String| {
         errors.push(MigrateError {
-            file: src.name.clone(),
+            file: src.name.to_string(),
             line: node.span.start.line + offset,
             column: node.span.start.column,
             message,
@@ -323,7 +323,7 @@ fn collect_objects(
             };
             text.insert_str(0, &std::mem::take(&mut leading));
             out.push(Piece {
-                file: src.name.clone(),
+                file: src.name.to_string(),
                 line: item.span.start.line + offset,
                 text,
             });
@@ -338,7 +338,7 @@ fn collect_objects(
         strip_markers(text)
     };
     out.push(Piece {
-        file: src.name.clone(),
+        file: src.name.to_string(),
         line: root.span.start.line + offset,
         text,
     });

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Deserialize)]
 #[serde(from = "NamedText")]
 pub struct Source {
-    pub name: String,
+    /// Shared: every finding's location carries it, and cloning it only counts a reference.
+    pub name: crate::node::Str,
     pub text: String,
     /// Byte offset of every line's start. `u32`: a source larger than 4 GiB cannot be linted
     /// anyway (offsets past that saturate, and `line` then returns `None`).
@@ -29,7 +30,7 @@ impl Source {
                 .map(|(i, _)| u32::try_from(i + 1).unwrap_or(u32::MAX)),
         );
         Source {
-            name: name.into(),
+            name: crate::node::Str::from(name.into()).shared(),
             text,
             line_starts,
         }

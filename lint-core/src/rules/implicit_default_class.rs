@@ -59,14 +59,15 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         // The class-less volume it was meant for: it fits but for the class (size aside), and
         // it is written beside the claim (same folder) or chosen by its selector.
-        let dir = std::path::Path::new(&ctx.sources[ctx.obj(view.obj).source].name)
+        let dir = std::path::Path::new(ctx.sources[ctx.obj(view.obj).source].name.as_str())
             .parent()
             .map(|p| p.to_path_buf());
         let find = |dir: Option<&std::path::Path>| {
             classless.iter().copied().find(|&v| {
                 let beside = c.spec.selector.is_some()
                     || w.volume(v).origin.manifest_object().is_some_and(|o| {
-                        std::path::Path::new(&ctx.sources[ctx.obj(o).source].name).parent() == dir
+                        std::path::Path::new(ctx.sources[ctx.obj(o).source].name.as_str()).parent()
+                            == dir
                     });
                 beside
                     && crate::binding::fit::match_failures(&w.volume(v).spec, &c.spec, "", version)

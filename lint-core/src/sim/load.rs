@@ -243,7 +243,7 @@ impl World {
             let live = side == Side::Cluster;
             let uid = match (&pv.meta.uid, live) {
                 (Some(u), true) => u.value.clone(),
-                _ => Str::from(self.fresh_uid()),
+                _ => self.fresh_uid(),
             };
             let phase = if live {
                 match pv.meta.phase.as_ref().map(|p| p.value.as_str()) {
@@ -365,7 +365,7 @@ impl World {
         let live = side == Side::Cluster && matches!(origin, Origin::Object { .. });
         let uid = match (&c.meta.uid, live) {
             (Some(u), true) => u.value.clone(),
-            _ => Str::from(self.fresh_uid()),
+            _ => self.fresh_uid(),
         };
         let written = written_class(c);
         let class = match &written {

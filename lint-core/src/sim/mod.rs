@@ -69,6 +69,9 @@ pub struct World {
     /// The ExternalProvisioning event of each provisioner, built once: its text is shared by
     /// every claim that waits for that provisioner.
     provisioning_events: HashMap<Str, Event>,
+    /// What a provisioner's volumes are backed by, and the provisioner as shown, by the
+    /// provisioner as shown: texts every volume it provisions carries, built once.
+    provisioned_texts: HashMap<Str, (Str, Str)>,
     index: find_match::VolumeIndex,
     /// For each claim left Pending: the volume closest to fitting it, and what it fails.
     closest: HashMap<ClaimId, (VolumeId, Vec<Mismatch>)>,
@@ -124,14 +127,17 @@ impl World {
             object_volumes: HashMap::new(),
             static_only: Default::default(),
             provisioning_events: HashMap::new(),
+            provisioned_texts: HashMap::new(),
             index: find_match::VolumeIndex::default(),
             closest: HashMap::new(),
         }
     }
 
-    fn fresh_uid(&mut self) -> String {
+    /// A UID for an object the simulation creates; shared, as the claimRef that binds the
+    /// object repeats it.
+    fn fresh_uid(&mut self) -> Str {
         self.next_uid += 1;
-        format!("00000000-0000-4000-8000-{:012x}", self.next_uid)
+        Str::from(format!("00000000-0000-4000-8000-{:012x}", self.next_uid)).shared()
     }
 
     // ---- queries ------------------------------------------------------------------

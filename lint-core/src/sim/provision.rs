@@ -117,7 +117,8 @@ impl World {
     ) -> bool {
         let version = self.options.kube_version;
         let c = self.claim(id);
-        let name = format!("pvc-{}", c.uid);
+        // Shared: the volume, the name index and the claim's volumeName all hold it.
+        let name = Str::from(format!("pvc-{}", c.uid)).shared();
         if let Some(existing) = self.volume_named(&name) {
             return self.bind(
                 existing,
@@ -171,9 +172,19 @@ impl World {
         } else {
             provisioner.clone()
         };
+        let (shown, backing) = match self.provisioned_texts.get(shown.as_str()) {
+            Some(texts) => texts.clone(),
+            None => {
+                let backing = Str::from(format!("the volume {shown} creates for it")).shared();
+                let shown = Str::from(shown).shared();
+                self.provisioned_texts
+                    .insert(shown.clone(), (shown.clone(), backing.clone()));
+                (shown, backing)
+            }
+        };
         let v = Volume {
-            name: Str::from(&name),
-            uid: Str::from(uid),
+            name: name.clone(),
+            uid,
             origin: Origin::Provisioned { claim: id },
             spec,
             claim_ref: None,
@@ -191,30 +202,24 @@ impl World {
             bound_by_controller: true,
             finalizers,
             deleting: false,
-            backing: Str::from(format!("the volume {shown} creates for it")),
+            backing,
             host_path: None,
             nfs_server_problem: None,
             phase: VolumePhase::Available,
             release: None,
             storage: Storage::Provisioned {
-                provisioner: Str::from(&shown),
+                provisioner: shown.clone(),
             },
             events: Vec::new(),
             skipped_by_reserved_claim: None,
             exists: true,
         };
         let vid = VolumeId(self.volumes.len() as u32);
-        self.volume_by_name.insert(Str::from(name), vid);
+        self.volume_by_name.insert(name, vid);
         self.volumes.push(v);
         if let Some(e) = event {
             super::push_once(&mut self.claims[id.idx()].events, e);
         }
-        self.bind(
-            vid,
-            id,
-            BindHow::Provisioned {
-                provisioner: Str::from(shown),
-            },
-        )
+        self.bind(vid, id, BindHow::Provisioned { provisioner: shown })
     }
 }
