@@ -29,13 +29,7 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
         };
         for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {
             if rules::scope(rule.id) != Scope::Cluster {
-                (rule.check)(
-                    &ctx,
-                    &mut Sink {
-                        rule,
-                        out: &mut findings,
-                    },
-                );
+                (rule.check)(&ctx, &mut Sink::new(rule, &mut findings));
             }
         }
     }
@@ -50,13 +44,7 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
     let mut on_cluster = Vec::new();
     for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {
         if rules::scope(rule.id) != Scope::Manifests {
-            (rule.check)(
-                &ctx,
-                &mut Sink {
-                    rule,
-                    out: &mut on_cluster,
-                },
-            );
+            (rule.check)(&ctx, &mut Sink::new(rule, &mut on_cluster));
         }
     }
     let (mut findings, mut suppressed) = settle(

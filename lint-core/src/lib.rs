@@ -252,7 +252,7 @@ fn run_stage(
     };
     for (rule, out) in enabled.iter().zip(found.iter_mut()) {
         if rule.reads == reads {
-            (rule.check)(&ctx, &mut rules::Sink { rule, out });
+            (rule.check)(&ctx, &mut rules::Sink::new(rule, out));
             out.shrink_to_fit();
         }
     }
@@ -368,10 +368,7 @@ fn report_cluster_problems(
     }
     let severity = options.rules.get(rule.id).and_then(|l| l.severity());
     let mut found = Vec::new();
-    let mut sink = rules::Sink {
-        rule,
-        out: &mut found,
-    };
+    let mut sink = rules::Sink::new(rule, &mut found);
     for d in cluster
         .diags
         .iter()
@@ -384,6 +381,7 @@ fn report_cluster_problems(
             f.severity = sev;
         }
     }
+    drop(sink);
     out.extend(found);
 }
 

@@ -368,6 +368,11 @@ impl Str {
         }
     }
 
+    /// It holds a heap copy of its own (cloning it copies it).
+    pub(crate) fn is_heap(&self) -> bool {
+        matches!(self.0, Repr::Heap { .. } | Repr::Big(_))
+    }
+
     /// The same string, with clones that share one allocation instead of copying it.
     pub fn shared(self) -> Str {
         match self.0 {

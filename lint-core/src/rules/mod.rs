@@ -492,6 +492,69 @@ fn event_text(e: sim::Event) -> EventText {
 pub(crate) struct Sink<'a> {
     pub rule: &'static Rule,
     pub out: &'a mut Vec<Finding>,
+    /// The rule's texts so far: findings that say the same thing share one copy of it.
+    texts: Texts,
+}
+
+impl<'a> Sink<'a> {
+    pub(crate) fn new(rule: &'static Rule, out: &'a mut Vec<Finding>) -> Sink<'a> {
+        Sink {
+            rule,
+            out,
+            texts: Texts::default(),
+        }
+    }
+}
+
+impl Drop for Sink<'_> {
+    fn drop(&mut self) {
+        if let Some(last) = self.out.last_mut() {
+            self.texts.finding(last);
+        }
+    }
+}
+
+/// One copy of each text a rule writes into many findings (the consequence of the same
+/// rollout, the same assumption, "the claim's access modes are RWO"), shared by count. Only
+/// the headline, which names the object, is left alone. A finding's texts are shared once it is
+/// complete: when the rule reports the next one, or is done.
+#[derive(Default)]
+struct Texts(std::collections::HashSet<Str>);
+
+impl Texts {
+    fn share(&mut self, s: &mut Str) {
+        if !s.is_heap() {
+            return;
+        }
+        match self.0.get(s.as_str()) {
+            Some(t) => *s = t.clone(),
+            None => {
+                let t = std::mem::take(s).shared();
+                self.0.insert(t.clone());
+                *s = t;
+            }
+        }
+    }
+
+    fn finding(&mut self, f: &mut Finding) {
+        self.share(&mut f.help);
+        if let Some(c) = &mut f.consequence {
+            self.share(&mut c.summary);
+            c.assumptions.iter_mut().for_each(|a| self.share(a));
+            if let Some(e) = &mut c.event {
+                self.share(&mut e.message);
+            }
+        }
+        if let Some(s) = &mut f.suggestion {
+            self.share(&mut s.description);
+            if let Some(snippet) = &mut s.snippet {
+                self.share(snippet);
+            }
+        }
+        f.related
+            .iter_mut()
+            .for_each(|r| self.share(&mut r.message));
+    }
 }
 
 impl fmt::Debug for Sink<'_> {
@@ -508,6 +571,9 @@ impl Sink<'_> {
         location: Location,
         message: String,
     ) -> &mut Finding {
+        if let Some(last) = self.out.last_mut() {
+            self.texts.finding(last);
+        }
         self.out.push(Finding {
             rule: Str::from_static(self.rule.id),
             family: Str::from_static(self.rule.family.as_str()),
