@@ -222,6 +222,7 @@ impl Index {
                     unreachable!()
                 };
                 let items = entries
+                    .into_vec()
                     .into_iter()
                     .find(|e| e.key == "items")
                     .map(|e| e.value);
@@ -230,7 +231,7 @@ impl Index {
                     ..
                 }) = items
                 {
-                    for it in items {
+                    for it in items.into_vec() {
                         self.load_object(sid, document, it);
                     }
                 }

@@ -1119,7 +1119,9 @@ fn apply_tree(root: &mut Node, a: &Action) {
             let (parent, key) = p.split_at(p.len() - 1);
             if let (Some(n), Seg::Key(k)) = (at_mut(root, parent), &key[0]) {
                 if let Value::Map(m) = &mut n.value {
-                    m.retain(|e| &e.key != k);
+                    let mut v = std::mem::take(m).into_vec();
+                    v.retain(|e| &e.key != k);
+                    *m = v.into_boxed_slice();
                 }
             }
         }
@@ -1147,7 +1149,8 @@ fn apply_tree(root: &mut Node, a: &Action) {
                     .position(|e| &e.key == after)
                     .map_or(m.len(), |i| i + 1);
                 let span = *span;
-                m.insert(
+                let mut v = std::mem::take(m).into_vec();
+                v.insert(
                     at,
                     Entry {
                         key: key.clone().into(),
@@ -1161,6 +1164,7 @@ fn apply_tree(root: &mut Node, a: &Action) {
                         },
                     },
                 );
+                *m = v.into_boxed_slice();
             }
         }
     }

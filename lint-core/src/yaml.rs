@@ -425,7 +425,7 @@ impl Builder {
                 let items: Vec<Node> = self.items.drain(frame.base..).collect();
                 let end = items.last().map_or(span.end, |n| n.span.end.max(start.end));
                 Node {
-                    value: Value::Seq(items),
+                    value: Value::Seq(items.into_boxed_slice()),
                     span: Span {
                         start: start.start,
                         end,
@@ -441,7 +441,7 @@ impl Builder {
                 }
                 let entries: Vec<Entry> = self.entries.drain(frame.base..).collect();
                 Node {
-                    value: Value::Map(entries),
+                    value: Value::Map(entries.into_boxed_slice()),
                     span: Span {
                         start: start.start,
                         end,
@@ -520,7 +520,7 @@ impl Builder {
         for m in merges {
             let maps: Vec<Node> = match m.value {
                 Value::Map(_) => vec![m],
-                Value::Seq(items) => items,
+                Value::Seq(items) => items.into_vec(),
                 Value::Scalar(_) => {
                     self.issue(
                         IssueKind::Syntax,

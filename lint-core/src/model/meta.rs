@@ -11,12 +11,13 @@ use crate::node::Str;
 #[derive(Debug, Clone, Default)]
 pub struct Meta {
     pub labels: Labels,
-    /// metadata.uid: set on objects exported from a cluster.
-    pub uid: Option<Spanned<Str>>,
+    /// metadata.uid: set on objects exported from a cluster. Boxed, as `phase`: few manifests
+    /// have them, and a view of every claim and volume carries a `Meta`.
+    pub uid: Option<Box<Spanned<Str>>>,
     /// metadata.deletionTimestamp is set: the object is being deleted.
     pub deleting: bool,
     /// status.phase (exports and cluster state).
-    pub phase: Option<Spanned<Str>>,
+    pub phase: Option<Box<Spanned<Str>>>,
 }
 
 /// Reads `<prefix>metadata` (labels, uid, timestamps) and `<prefix>status.phase`.
@@ -24,11 +25,12 @@ pub(crate) fn read_meta(r: &mut Reader<'_>, prefix: &str) -> Meta {
     let labels = read_labels(r, &format!("{prefix}metadata.labels"));
     let uid = r
         .string(&format!("{prefix}metadata.uid"))
-        .filter(|s| !s.value.is_empty());
+        .filter(|s| !s.value.is_empty())
+        .map(Box::new);
     let deleting = r
         .node(&format!("{prefix}metadata.deletionTimestamp"))
         .is_some();
-    let phase = r.string(&format!("{prefix}status.phase"));
+    let phase = r.string(&format!("{prefix}status.phase")).map(Box::new);
     Meta {
         labels,
         uid,

@@ -114,7 +114,7 @@ impl Object {
     /// [`Object::whole`] are left.
     pub(crate) fn release_tree(&mut self) {
         self.tree = Node {
-            value: Value::Map(Vec::new()),
+            value: Value::Map(Box::default()),
             span: self.tree.span,
         };
         self.released = true;
