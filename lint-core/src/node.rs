@@ -111,6 +111,8 @@ enum Repr {
 }
 
 const _: () = assert!(std::mem::size_of::<Str>() == 16);
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Node>() == 40 && std::mem::size_of::<Entry>() == 72);
 const _: () = assert!(std::mem::size_of::<Option<Str>>() == 16);
 
 // SAFETY: a `Str` owns its `Heap` allocation alone, shares its `Shared` one only through the
@@ -371,9 +373,10 @@ impl Str {
         }
     }
 
-    /// It holds a heap copy of its own (cloning it copies it).
+    /// It holds a heap copy of its own (cloning it copies it). Not for strings of 4 GiB or
+    /// more, which are never shared.
     pub(crate) fn is_heap(&self) -> bool {
-        matches!(self.0, Repr::Heap { .. } | Repr::Big(_))
+        matches!(self.0, Repr::Heap { .. })
     }
 
     /// The same string, with clones that share one allocation instead of copying it.

@@ -12,25 +12,32 @@ pub struct Source {
     /// Shared: every finding's location carries it, and cloning it only counts a reference.
     pub name: crate::node::Str,
     pub text: String,
-    /// Byte offset of every line's start. `u32`: a source larger than 4 GiB cannot be linted
-    /// anyway (offsets past that saturate, and `line` then returns `None`).
-    line_starts: Vec<u32>,
+    /// Byte offset of the start of every [`STRIDE`]th line (lines 1, 1 + STRIDE, ...): a
+    /// line in between is found by scanning fewer than STRIDE line breaks. Every line's
+    /// offset took 1.6 MB for the 7.3 MB benchmark corpus, alive through the whole lint.
+    line_starts: Vec<usize>,
+    lines: u32,
 }
+
+/// Lines between two recorded line starts (see `Source::line_starts`).
+const STRIDE: usize = 32;
 
 impl Source {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
         let text = text.into();
-        let lines = text.bytes().filter(|&b| b == b'\n').count();
-        let mut line_starts = Vec::with_capacity(lines + 1);
-        line_starts.push(0);
-        line_starts.extend(
+        let breaks = || {
             text.bytes()
                 .enumerate()
                 .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| u32::try_from(i + 1).unwrap_or(u32::MAX)),
-        );
+                .map(|(i, _)| i + 1)
+        };
+        let lines = breaks().count() + 1;
+        let mut line_starts = Vec::with_capacity(lines.div_ceil(STRIDE));
+        line_starts.push(0);
+        line_starts.extend(breaks().skip(STRIDE - 1).step_by(STRIDE));
         Source {
             name: crate::node::Str::from(name.into()).shared(),
+            lines: u32::try_from(lines).unwrap_or(u32::MAX),
             text,
             line_starts,
         }
@@ -39,17 +46,17 @@ impl Source {
     /// The text of a 1-based line, without its line break.
     pub fn line(&self, line: u32) -> Option<&str> {
         let idx = (line as usize).checked_sub(1)?;
-        let start = *self.line_starts.get(idx)? as usize;
-        let end = self
-            .line_starts
-            .get(idx + 1)
-            .map_or(self.text.len(), |&e| e as usize);
-        let l = self.text.get(start..end)?;
+        let mut start = *self.line_starts.get(idx / STRIDE)?;
+        for _ in 0..idx % STRIDE {
+            start += self.text.get(start..)?.find('\n')? + 1;
+        }
+        let rest = self.text.get(start..)?;
+        let l = rest.find('\n').map_or(rest, |i| &rest[..=i]);
         Some(l.trim_end_matches('\n').trim_end_matches('\r'))
     }
 
     pub fn line_count(&self) -> u32 {
-        self.line_starts.len() as u32
+        self.lines
     }
 }
 
@@ -180,6 +187,34 @@ impl Span {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every line, as the table of every line's start read it, around the recorded ones.
+    #[test]
+    fn lines_between_recorded_starts() {
+        for text in [
+            String::new(),
+            "a".to_string(),
+            "a\n".to_string(),
+            "\n\n".to_string(),
+            "a: 1\r\nb: 2\r\n".to_string(),
+            (1..=100).map(|i| format!("line {i}\n")).collect::<String>(),
+            (1..=64).map(|i| format!("é{i}\r\n")).collect::<String>() + "last",
+        ] {
+            let src = Source::new("t.yaml", text.clone());
+            let want: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+            assert_eq!(src.line_count() as usize, want.len(), "{text:?}");
+            for (i, w) in want.iter().enumerate() {
+                assert_eq!(
+                    src.line(i as u32 + 1),
+                    Some(*w),
+                    "line {} of {text:?}",
+                    i + 1
+                );
+            }
+            assert_eq!(src.line(0), None);
+            assert_eq!(src.line(want.len() as u32 + 1), None, "{text:?}");
+        }
+    }
 
     #[test]
     fn decodes_what_kubectl_reads() {
