@@ -371,7 +371,12 @@ fn finish(o: admission::cli::Outcome) -> Exit {
 /// Writes to stdout; a closed pipe (`pvlint ... | head`) is not an error.
 fn print(s: &str) -> Exit {
     let mut out = std::io::stdout().lock();
-    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+    wrote(out.write_all(s.as_bytes()).and_then(|_| out.flush()))
+}
+
+/// The exit status after writing the output (a closed pipe is not an error).
+fn wrote(result: std::io::Result<()>) -> Exit {
+    match result {
         Ok(()) => Exit::Clean,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Exit::Clean,
         Err(e) => {
@@ -714,14 +719,16 @@ fn lint(args: LintArgs) -> Exit {
                 }
             });
             match done {
-                Ok((worst, out)) => (out, worst),
+                Ok((worst, out)) => (LintOutput::Text(out), worst),
                 Err(e) => return fail(&e),
             }
         }
         None => {
             // The request owns the sources (the texts, as large as the input) for the run;
-            // they come back for the human renderer's excerpts instead of being copied.
-            let request = pvlint_core::Request {
+            // they come back for the human renderer's excerpts instead of being copied. The
+            // other formats show no source lines: the core drops the texts once it has read
+            // the objects from them.
+            let mut request = pvlint_core::Request {
                 sources: std::mem::take(&mut loaded.sources),
                 cluster: state,
                 options,
@@ -729,10 +736,24 @@ fn lint(args: LintArgs) -> Exit {
                 operations: Vec::new(),
                 audit: false,
             };
-            let report = pvlint_core::api::lint(&request);
+            let report = match args.format {
+                LintFormat::Human => pvlint_core::api::lint(&request),
+                LintFormat::Json | LintFormat::Sarif | LintFormat::Github => {
+                    pvlint_core::api::lint_and_drop_texts(&mut request)
+                }
+            };
             loaded.sources = request.sources;
-            let out = render_lint(args.format, &report, &|r| human(r, &loaded.sources));
-            (out, report.max_severity())
+            let worst = report.max_severity();
+            let out = match args.format {
+                // Written as they are produced: on a large input the JSON is twice the
+                // input's size, the SARIF three times.
+                LintFormat::Json => LintOutput::Json(report),
+                LintFormat::Sarif => LintOutput::Sarif(report),
+                format => {
+                    LintOutput::Text(render_lint(format, &report, &|r| human(r, &loaded.sources)))
+                }
+            };
+            (out, worst)
         }
     };
     let threshold = args
@@ -740,9 +761,34 @@ fn lint(args: LintArgs) -> Exit {
         .or(cfg.fail_on)
         .unwrap_or(FailOn::Error)
         .threshold();
-    print(&out)
+    out.print()
         .and(unread(&loaded))
         .and(Exit::for_findings(worst, threshold))
+}
+
+/// What `pvlint lint` prints.
+enum LintOutput {
+    Text(String),
+    /// The native engine's report, printed as JSON.
+    Json(pvlint_core::Report),
+    /// The native engine's report, printed as SARIF.
+    Sarif(pvlint_core::Report),
+}
+
+impl LintOutput {
+    fn print(&self) -> Exit {
+        match self {
+            LintOutput::Text(s) => print(s),
+            LintOutput::Json(report) => {
+                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+                wrote(render::write_json(report, &mut out).and_then(|_| out.flush()))
+            }
+            LintOutput::Sarif(report) => {
+                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+                wrote(render::write_sarif(report, &mut out).and_then(|_| out.flush()))
+            }
+        }
+    }
 }
 
 /// A lint report in the format asked for.

@@ -47,16 +47,10 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
             (rule.check)(&ctx, &mut Sink::new(rule, &mut on_cluster));
         }
     }
-    let (mut findings, mut suppressed) = settle(
-        &Annotations::read(&req.sources, &manifests),
-        &req.options,
-        findings,
-    );
-    let (mut on_cluster, mut on_cluster_suppressed) = settle(
-        &Annotations::read(&req.cluster, cluster),
-        &req.options,
-        on_cluster,
-    );
+    let (mut findings, mut suppressed) =
+        settle(&Annotations::read(&manifests), &req.options, findings);
+    let (mut on_cluster, mut on_cluster_suppressed) =
+        settle(&Annotations::read(cluster), &req.options, on_cluster);
     // The cluster's sources come after the manifests in the report's order.
     for f in on_cluster.iter_mut().chain(&mut on_cluster_suppressed) {
         f.location.source += req.sources.len();

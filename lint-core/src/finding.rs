@@ -213,7 +213,8 @@ pub struct Finding {
     pub suggestion: Option<Suggestion>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
-    /// The root cause this finding reports, and the part it plays for it.
+    /// The root cause this finding reports, and the part it plays for it. Boxed: few findings
+    /// have one, and it would be a sixth of a finding's size.
     #[serde(skip)]
-    pub(crate) cause: Option<(crate::sim::CauseKey, crate::sim::Role)>,
+    pub(crate) cause: Option<Box<(crate::sim::CauseKey, crate::sim::Role)>>,
 }

@@ -25,11 +25,11 @@ pub struct Index {
     pub workloads: Vec<Workload>,
     pub diags: Vec<Diag>,
     pub documents: usize,
-    pv_by_name: HashMap<String, usize>,
-    pvc_by_key: HashMap<(String, String), usize>,
+    pv_by_name: HashMap<Str, usize>,
+    pvc_by_key: HashMap<(Str, Str), usize>,
     pvc_by_obj: HashMap<ObjId, usize>,
     templates_by_obj: HashMap<ObjId, Vec<usize>>,
-    pv_classes: std::collections::HashSet<String>,
+    pv_classes: std::collections::HashSet<Str>,
     /// Objects the API server rejects (an invalid value): they never exist in the cluster.
     rejected: std::collections::HashSet<ObjId>,
     /// Strategic-merge patch documents, resolved once every source is loaded.
@@ -38,6 +38,9 @@ pub struct Index {
     superseded: std::collections::HashSet<ObjId>,
     /// (the definition used, an earlier one with different content).
     pub duplicates: Vec<(ObjId, ObjId)>,
+    /// The files rendered objects came from: read with the texts and the trees, which may both
+    /// be released before the rules run.
+    pub(crate) origins: crate::origin::Origins,
 }
 
 impl Index {
@@ -47,19 +50,33 @@ impl Index {
         let kustomize = crate::kustomize::non_resources(sources);
         ix.load_source(id, &sources[id], kustomize.get(&id));
         ix.resolve_patches();
+        ix.origins = crate::origin::collect(sources, &ix);
         ix.build_views();
         ix
     }
 
     pub fn build(sources: &[Source]) -> Index {
+        Index::load(sources).with_views()
+    }
+
+    /// Reads every object of `sources`, and the files rendered ones came from, but builds no
+    /// typed views yet: after this, nothing reads the sources' texts (see
+    /// [`crate::api::lint_and_drop_texts`]). [`Index::with_views`] completes the index.
+    pub(crate) fn load(sources: &[Source]) -> Index {
         let mut ix = Index::default();
         let kustomize = crate::kustomize::non_resources(sources);
         for (sid, src) in sources.iter().enumerate() {
             ix.load_source(sid, src, kustomize.get(&sid));
         }
         ix.resolve_patches();
-        ix.build_views();
+        ix.origins = crate::origin::collect(sources, &ix);
         ix
+    }
+
+    /// Builds the typed views of a [loaded](Index::load) index.
+    pub(crate) fn with_views(mut self) -> Index {
+        self.build_views();
+        self
     }
 
     /// An informational note about a whole file (a template, a Kustomize input), at `at`.
@@ -394,18 +411,16 @@ impl Index {
                 KindClass::PersistentVolume => {
                     let pv = model::read_pv(obj, id, &mut r);
                     model::validation::pv(obj, &pv, &mut r);
-                    self.pv_classes.insert(pv.class.to_string());
-                    self.pv_by_name.insert(obj.name.to_string(), self.pvs.len());
+                    self.pv_classes.insert(pv.class.clone());
+                    self.pv_by_name.insert(obj.name.clone(), self.pvs.len());
                     self.pvs.push(pv);
                 }
                 KindClass::PersistentVolumeClaim => {
                     let pvc = model::read_claim(obj, id, &mut r, "", obj.name.clone(), None);
                     model::validation::claim(obj, &pvc, &mut r);
                     self.pvc_by_obj.insert(id, self.pvcs.len());
-                    self.pvc_by_key.insert(
-                        (pvc.namespace.to_string(), pvc.name.to_string()),
-                        self.pvcs.len(),
-                    );
+                    self.pvc_by_key
+                        .insert((pvc.namespace.clone(), pvc.name.clone()), self.pvcs.len());
                     self.pvcs.push(pvc);
                 }
                 KindClass::StorageClass => {
@@ -501,7 +516,7 @@ impl Index {
 
     pub fn pvc(&self, namespace: &str, name: &str) -> Option<&Pvc> {
         self.pvc_by_key
-            .get(&(namespace.to_string(), name.to_string()))
+            .get(&(Str::from(namespace), Str::from(name)))
             .map(|&i| &self.pvcs[i])
     }
 

@@ -123,6 +123,25 @@ struct Run {
 }
 
 pub(crate) fn lint_request(req: &Request) -> Report {
+    lint_loaded(req, None)
+}
+
+/// [`lint_request`], with each source's text dropped once the objects are read from it (see
+/// [`api::lint_and_drop_texts`]).
+pub(crate) fn lint_request_dropping_texts(req: &mut Request) -> Report {
+    if req.audit || req.each_file {
+        return lint_request(req);
+    }
+    let loaded = index::Index::load(&req.sources);
+    for s in &mut req.sources {
+        s.drop_text();
+    }
+    lint_loaded(req, Some(loaded))
+}
+
+/// Lints `req`; `loaded` is its manifests' index, [loaded](index::Index::load) already
+/// (for a request that is neither `each_file` nor `audit`).
+fn lint_loaded(req: &Request, loaded: Option<index::Index>) -> Report {
     let mut cluster = index::Index::build(&req.cluster);
     let cluster_given = !req.cluster.is_empty();
     let mut all = Run::default();
@@ -138,7 +157,10 @@ pub(crate) fn lint_request(req: &Request) -> Report {
             all.objects += run.objects;
         }
     } else {
-        let mut ix = index::Index::build(&req.sources);
+        let mut ix = match loaded {
+            Some(ix) => ix.with_views(),
+            None => index::Index::build(&req.sources),
+        };
         all = run_rules(&req.sources, &mut ix, &cluster, cluster_given, &req.options);
     }
     report_cluster_problems(
@@ -200,7 +222,7 @@ fn run_rules(
         options,
         &unrun,
     );
-    let annotations = Annotations::read(sources, ix);
+    let annotations = Annotations::read(ix);
     ix.release_trees();
     let ix: &index::Index = ix;
     let world = sim::simulate(cluster, ix, options, cluster_given);
@@ -267,9 +289,9 @@ struct Annotations {
 }
 
 impl Annotations {
-    fn read(sources: &[Source], ix: &index::Index) -> Annotations {
+    fn read(ix: &index::Index) -> Annotations {
         Annotations {
-            origins: origin::collect(sources, ix),
+            origins: ix.origins.clone(),
             ignored: suppress::collect(ix),
         }
     }
@@ -306,12 +328,12 @@ fn enabled(rule: &Rule, options: &Options) -> bool {
 fn one_per_cause(findings: &mut Vec<Finding>) {
     let causes: HashSet<sim::CauseKey> = findings
         .iter()
-        .filter_map(|f| f.cause.as_ref())
+        .filter_map(|f| f.cause.as_deref())
         .filter(|(_, role)| *role == sim::Role::Cause)
         .map(|(k, _)| k.clone())
         .collect();
     let mut seen = HashSet::new();
-    findings.retain(|f| match &f.cause {
+    findings.retain(|f| match f.cause.as_deref() {
         Some((key, sim::Role::Consequence)) => !causes.contains(key) && seen.insert(key.clone()),
         _ => true,
     });

@@ -67,7 +67,7 @@ fn kustomize_origin(root: &Node) -> Option<String> {
 
 /// Where the objects of rendered input came from, read from the objects as written (before
 /// their trees are released). Empty for input no tool rendered.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Origins {
     by_doc: HashMap<(usize, usize), Origin>,
     by_obj: HashMap<(usize, ObjectRef), Origin>,

@@ -55,6 +55,12 @@ impl Source {
         Some(l.trim_end_matches('\n').trim_end_matches('\r'))
     }
 
+    /// Gives back the text's memory; the name stays. [`Source::line`] finds no line after.
+    pub(crate) fn drop_text(&mut self) {
+        self.text = String::new();
+        self.line_starts = Vec::new();
+    }
+
     pub fn line_count(&self) -> u32 {
         self.lines
     }

@@ -184,12 +184,25 @@ fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
 
 /// The report as a SARIF 2.1.0 log, pretty-printed, with a final newline.
 pub fn sarif(report: &Report) -> String {
+    let mut out = Vec::new();
+    write_sarif(report, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// [`sarif`], written to `out` as it is produced instead of built in memory.
+pub fn write_sarif(report: &Report, mut out: impl std::io::Write) -> std::io::Result<()> {
     let rules = crate::rules();
-    let results: Vec<Value> = report
+    // Typed by serde-sarif: what does not fit the SARIF model fails here, not in a consumer.
+    // Each result is typed as soon as it is made: one JSON tree of the whole log took about
+    // 40 times the size of a large input.
+    let results: Vec<serde_sarif::sarif::Result> = report
         .findings
         .iter()
         .map(|f| result(f, rules, false))
         .chain(report.suppressed.iter().map(|f| result(f, rules, true)))
+        .map(|r| {
+            serde_json::from_value(r).expect("pvlint writes results the serde-sarif model accepts")
+        })
         .collect();
     let log = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -205,16 +218,15 @@ pub fn sarif(report: &Report) -> String {
                 }
             },
             "columnKind": "unicodeCodePoints",
-            "results": results,
+            "results": [],
             "invocations": [{ "executionSuccessful": true }],
         }],
     });
-    // Typed by serde-sarif: what does not fit the SARIF model fails here, not in a consumer.
-    let typed: serde_sarif::sarif::Sarif =
+    let mut typed: serde_sarif::sarif::Sarif =
         serde_json::from_value(log).expect("pvlint writes SARIF the serde-sarif model accepts");
-    let mut s = serde_json::to_string_pretty(&typed).expect("a SARIF log always serialises");
-    s.push('\n');
-    s
+    typed.runs[0].results = Some(results);
+    serde_json::to_writer_pretty(&mut out, &typed).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 /// Escapes a workflow command's message.

@@ -337,7 +337,7 @@ impl Context<'_> {
                 obj,
                 template,
                 ..
-            } if side == self.side => self.index.template_of(obj, template),
+            } if side == self.side => self.index.template_of(obj, template as usize),
             _ => None,
         }
     }
@@ -628,14 +628,14 @@ impl Sink<'_> {
 impl Finding {
     /// This finding is the specific report of a root cause.
     pub fn root_cause(&mut self, key: CauseKey) -> &mut Self {
-        self.cause = Some((key, Role::Cause));
+        self.cause = Some(Box::new((key, Role::Cause)));
         self
     }
 
     /// This finding reports a consequence of a root cause; it is dropped when a rule reports
     /// the cause itself.
     pub fn consequence_of(&mut self, key: CauseKey) -> &mut Self {
-        self.cause = Some((key, Role::Consequence));
+        self.cause = Some(Box::new((key, Role::Consequence)));
         self
     }
 

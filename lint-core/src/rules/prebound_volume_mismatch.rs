@@ -126,7 +126,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     // Volumes whose claimRef reserves them for a claim that skips them.
     for (vid, v) in w.volumes() {
-        let Some((cid, fails)) = &v.skipped_by_reserved_claim else {
+        let Some((cid, fails)) = v.skipped_by_reserved_claim.as_deref() else {
             continue;
         };
         let Some(obj) = v.origin.manifest_object() else {

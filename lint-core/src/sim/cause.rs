@@ -150,7 +150,7 @@ impl World {
     pub fn reserved_and_skipped(&self, id: ClaimId) -> bool {
         self.volumes().any(|(_, v)| {
             v.skipped_by_reserved_claim
-                .as_ref()
+                .as_deref()
                 .is_some_and(|(c, _)| *c == id)
         })
     }

@@ -343,7 +343,7 @@ impl World {
 
     /// Creates a volume, or updates the live one of the same name (which keeps its UID and phase).
     fn upsert_volume(&mut self, v: Volume) -> VolumeId {
-        match self.volume_by_name.get(&v.name).copied() {
+        match self.volume_named(&v.name) {
             Some(id) => {
                 let existing = &mut self.volumes[id.idx()];
                 let (uid, phase) = (existing.uid.clone(), existing.phase);
@@ -354,8 +354,10 @@ impl World {
             }
             None => {
                 let id = VolumeId(self.volumes.len() as u32);
-                self.volume_by_name.insert(v.name.clone(), id);
                 self.volumes.push(v);
+                let name = self.volumes[id.idx()].name.as_str();
+                self.volume_by_name
+                    .insert(name, id, super::volume_key(&self.volumes));
                 id
             }
         }
@@ -434,7 +436,7 @@ impl World {
                         template: Str::from(&t.name),
                         ordinal,
                     };
-                    let id = match self.claim_by_key.get(&key).copied() {
+                    let id = match self.claim_named(&key.namespace, &key.name) {
                         Some(id) => id,
                         None => {
                             let mut claim = self.new_claim(
@@ -443,7 +445,7 @@ impl World {
                                 Origin::Template {
                                     side,
                                     obj: w.obj,
-                                    template: ti,
+                                    template: u32::try_from(ti).unwrap_or(u32::MAX),
                                     ordinal,
                                 },
                             );
@@ -471,7 +473,7 @@ impl World {
     /// Creates a claim (through admission) or updates the live one of the same name, which
     /// keeps its UID, status, binding and class (admission runs on CREATE only).
     fn create_or_update_claim(&mut self, mut claim: Claim, live: bool) -> ClaimId {
-        if let Some(id) = self.claim_by_key.get(&claim.key).copied() {
+        if let Some(id) = self.claim_named(&claim.key.namespace, &claim.key.name) {
             let existing = &self.claims[id.idx()];
             claim.uid = existing.uid.clone();
             claim.state = existing.state.clone();
@@ -505,10 +507,13 @@ impl World {
             }
         }
         let id = ClaimId(self.claims.len() as u32);
-        if !matches!(claim.state, ClaimState::Rejected(_)) {
-            self.claim_by_key.insert(claim.key.clone(), id);
-        }
+        let admitted = !matches!(claim.state, ClaimState::Rejected(_));
         self.claims.push(claim);
+        if admitted {
+            let key = super::claim_key(&self.claims)(id);
+            self.claim_by_key
+                .insert(key, id, super::claim_key(&self.claims));
+        }
         id
     }
 }
@@ -525,7 +530,7 @@ impl World {
                     namespace: Str::from(&w.namespace),
                     name: Str::from(&u.claim.value),
                 };
-                if let Some(id) = self.claim_by_key.get(&key).copied() {
+                if let Some(id) = self.claim_named(&key.namespace, &key.name) {
                     let c = &mut self.claims[id.idx()];
                     c.has_consumer = true;
                     super::push_once(&mut c.used_by, (side, w.obj));

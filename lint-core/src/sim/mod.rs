@@ -27,6 +27,7 @@ pub mod report;
 pub mod state;
 pub mod sync_claim;
 pub mod sync_volume;
+mod table;
 pub mod whatif;
 
 use std::collections::HashMap;
@@ -57,8 +58,10 @@ pub struct World {
     cluster_known: bool,
     converged: bool,
     next_uid: u64,
-    claim_by_key: HashMap<ClaimKey, ClaimId>,
-    volume_by_name: HashMap<Str, VolumeId>,
+    /// By namespace and name (see [`World::claim_key`]).
+    claim_by_key: table::IdTable<ClaimId>,
+    /// By name (see [`World::volume_key`]).
+    volume_by_name: table::IdTable<VolumeId>,
     /// Claims created from each StatefulSet object.
     template_claims: HashMap<(Side, ObjId), Vec<ClaimId>>,
     object_claims: HashMap<(Side, ObjId), ClaimId>,
@@ -88,6 +91,19 @@ pub fn simulate(
     w.load(cluster, manifests);
     w.run();
     w
+}
+
+/// The key [`World::claim_by_key`] finds a claim by: its namespace and name.
+fn claim_key<'a>(claims: &'a [Claim]) -> impl Fn(ClaimId) -> (&'a str, &'a str) {
+    |id| {
+        let k = &claims[id.idx()].key;
+        (k.namespace.as_str(), k.name.as_str())
+    }
+}
+
+/// The key [`World::volume_by_name`] finds a volume by: its name.
+fn volume_key<'a>(volumes: &'a [Volume]) -> impl Fn(VolumeId) -> &'a str {
+    |id| volumes[id.idx()].name.as_str()
 }
 
 /// Adds `item` unless it is there already; returns whether it was added. The lists this
@@ -120,8 +136,8 @@ impl World {
             cluster_known,
             converged: true,
             next_uid: 0,
-            claim_by_key: HashMap::new(),
-            volume_by_name: HashMap::new(),
+            claim_by_key: table::IdTable::default(),
+            volume_by_name: table::IdTable::default(),
             template_claims: HashMap::new(),
             object_claims: HashMap::new(),
             object_volumes: HashMap::new(),
@@ -180,15 +196,11 @@ impl World {
 
     pub fn claim_named(&self, namespace: &str, name: &str) -> Option<ClaimId> {
         self.claim_by_key
-            .get(&ClaimKey {
-                namespace: Str::from(namespace),
-                name: Str::from(name),
-            })
-            .copied()
+            .get((namespace, name), claim_key(&self.claims))
     }
 
     pub fn volume_named(&self, name: &str) -> Option<VolumeId> {
-        self.volume_by_name.get(name).copied()
+        self.volume_by_name.get(name, volume_key(&self.volumes))
     }
 
     /// The claims a StatefulSet creates, in ordinal order.

@@ -34,9 +34,10 @@ impl World {
                 let id = self.claim_named(namespace, name).ok_or_else(|| {
                     format!("there is no PersistentVolumeClaim {namespace}/{name}")
                 })?;
-                let key = self.claim(id).key.clone();
                 self.claims[id.idx()].exists = false;
-                self.claim_by_key.remove(&key);
+                let key = super::claim_key(&self.claims)(id);
+                self.claim_by_key
+                    .remove(key, super::claim_key(&self.claims));
             }
             Operation::RemoveClaimRef(name) => {
                 let v = self.existing_volume(name)?;
@@ -97,7 +98,8 @@ impl World {
             }
             vol.exists = false;
             let name = vol.name.clone();
-            self.volume_by_name.remove(&name);
+            self.volume_by_name
+                .remove(name.as_str(), super::volume_key(&self.volumes));
         }
     }
 }

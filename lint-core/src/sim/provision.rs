@@ -215,8 +215,9 @@ impl World {
             exists: true,
         };
         let vid = VolumeId(self.volumes.len() as u32);
-        self.volume_by_name.insert(name, vid);
         self.volumes.push(v);
+        self.volume_by_name
+            .insert(name.as_str(), vid, super::volume_key(&self.volumes));
         if let Some(e) = event {
             super::push_once(&mut self.claims[id.idx()].events, e);
         }

@@ -170,7 +170,7 @@ impl World {
             }
         }
         for (vid, cid, fails) in skipped {
-            self.volumes[vid.idx()].skipped_by_reserved_claim = Some((cid, fails));
+            self.volumes[vid.idx()].skipped_by_reserved_claim = Some(Box::new((cid, fails)));
         }
     }
 }

@@ -343,7 +343,7 @@ impl World {
                 format!("its claim is bound to volume {other} and it was provisioned with Delete")
             }
             (VolumePhase::Bound, Some(cr), _) => format!("bound to {}", claim(cr)),
-            (_, Some(cr), _) if cr.uid.is_empty() => match &v.skipped_by_reserved_claim {
+            (_, Some(cr), _) if cr.uid.is_empty() => match v.skipped_by_reserved_claim.as_deref() {
                 Some((_, m)) => format!(
                     "reserved for {} by claimRef, but that claim skips it: {}",
                     claim(cr),

@@ -34,8 +34,10 @@ impl World {
         vol.bound_by_controller = false;
         vol.skipped_by_reserved_claim = None;
         vol.storage = Storage::Kept;
-        w.volume_by_name.insert(vol.name.clone(), VolumeId(0));
         w.volumes.push(vol);
+        let name = w.volumes[0].name.as_str();
+        w.volume_by_name
+            .insert(name, VolumeId(0), super::volume_key(&w.volumes));
         let mut ids = Vec::new();
         for (id, c) in self.claims() {
             if matches!(c.state, ClaimState::Bound { .. } | ClaimState::Rejected(_)) {
@@ -48,8 +50,9 @@ impl World {
             c.events.clear();
             c.race = None;
             let new = ClaimId(w.claims.len() as u32);
-            w.claim_by_key.insert(c.key.clone(), new);
             w.claims.push(c);
+            let key = super::claim_key(&w.claims)(new);
+            w.claim_by_key.insert(key, new, super::claim_key(&w.claims));
             ids.push(id);
         }
         w.next_uid = self.next_uid;
