@@ -305,17 +305,21 @@ pub const WELL_KNOWN: &[&str] = &[
 
 impl Str {
     pub fn new(s: &str) -> Str {
+        Str::without_heap(s).unwrap_or_else(|| Str::boxed(s.as_bytes().into()))
+    }
+
+    /// `s` inline, or borrowed from [`WELL_KNOWN`]; None when it needs a heap block.
+    fn without_heap(s: &str) -> Option<Str> {
         if s.len() <= INLINE {
             let mut buf = [0u8; INLINE];
             buf[..s.len()].copy_from_slice(s.as_bytes());
-            Str(Repr::Inline {
+            Some(Str(Repr::Inline {
                 len: s.len() as u8,
                 buf,
-            })
-        } else if let Ok(i) = WELL_KNOWN.binary_search(&s) {
-            Str::from_static(WELL_KNOWN[i])
+            }))
         } else {
-            Str::boxed(s.as_bytes().into())
+            let i = WELL_KNOWN.binary_search(&s).ok()?;
+            Some(Str::from_static(WELL_KNOWN[i]))
         }
     }
 
@@ -507,11 +511,7 @@ impl From<&str> for Str {
 
 impl From<String> for Str {
     fn from(s: String) -> Str {
-        if s.len() <= INLINE || WELL_KNOWN.binary_search(&s.as_str()).is_ok() {
-            Str::new(&s)
-        } else {
-            Str::boxed(s.into_boxed_str().into_boxed_bytes())
-        }
+        Str::without_heap(&s).unwrap_or_else(|| Str::boxed(s.into_boxed_str().into_boxed_bytes()))
     }
 }
 

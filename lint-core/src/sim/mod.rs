@@ -72,9 +72,9 @@ pub struct World {
     /// The ExternalProvisioning event of each provisioner, built once: its text is shared by
     /// every claim that waits for that provisioner.
     provisioning_events: HashMap<Str, Event>,
-    /// What a provisioner's volumes are backed by, and the provisioner as shown, by the
-    /// provisioner as shown: texts every volume it provisions carries, built once.
-    provisioned_texts: HashMap<Str, (Str, Str)>,
+    /// What a provisioner's volumes are backed by, by the provisioner as shown (the key is
+    /// shared too: `get_key_value`): texts every volume it provisions carries, built once.
+    provisioned_texts: HashMap<Str, Str>,
     index: find_match::VolumeIndex,
     /// For each claim left Pending: the volume closest to fitting it, and what it fails.
     closest: HashMap<ClaimId, (VolumeId, Vec<Mismatch>)>,

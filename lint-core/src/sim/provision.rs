@@ -172,13 +172,13 @@ impl World {
         } else {
             provisioner.clone()
         };
-        let (shown, backing) = match self.provisioned_texts.get(shown.as_str()) {
-            Some(texts) => texts.clone(),
+        let (shown, backing) = match self.provisioned_texts.get_key_value(shown.as_str()) {
+            Some((shown, backing)) => (shown.clone(), backing.clone()),
             None => {
                 let backing = Str::from(format!("the volume {shown} creates for it")).shared();
                 let shown = Str::from(shown).shared();
                 self.provisioned_texts
-                    .insert(shown.clone(), (shown.clone(), backing.clone()));
+                    .insert(shown.clone(), backing.clone());
                 (shown, backing)
             }
         };
