@@ -49,8 +49,7 @@ impl Index {
         let mut ix = Index::default();
         let kustomize = crate::kustomize::non_resources(sources);
         ix.load_source(id, &sources[id], kustomize.get(&id));
-        ix.resolve_patches();
-        ix.origins = crate::origin::collect(sources, &ix);
+        ix.finish_load(sources);
         ix.build_views();
         ix
     }
@@ -68,9 +67,15 @@ impl Index {
         for (sid, src) in sources.iter().enumerate() {
             ix.load_source(sid, src, kustomize.get(&sid));
         }
-        ix.resolve_patches();
-        ix.origins = crate::origin::collect(sources, &ix);
+        ix.finish_load(sources);
         ix
+    }
+
+    /// After the sources are loaded: the patches whose targets are missing, then the files
+    /// rendered objects came from (the last read of the texts).
+    fn finish_load(&mut self, sources: &[Source]) {
+        self.resolve_patches();
+        self.origins = crate::origin::collect(sources, self);
     }
 
     /// Builds the typed views of a [loaded](Index::load) index.
