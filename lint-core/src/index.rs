@@ -41,6 +41,57 @@ pub struct Index {
     /// The files rendered objects came from: read with the texts and the trees, which may both
     /// be released before the rules run.
     pub(crate) origins: crate::origin::Origins,
+    /// Documents of the source being loaded that are no Kubernetes object, reported only if
+    /// the source holds objects (see `not_an_object`).
+    strays: Vec<Diag>,
+    /// A document of the source being loaded looks like a Kubernetes object that is broken.
+    manifest_like: bool,
+}
+
+/// Whether a `kind` looks like a Kubernetes kind (`PersistentVolumeClaim`, `Deployment`).
+fn kind_like(kind: &str) -> bool {
+    let mut c = kind.chars();
+    c.next().is_some_and(|f| f.is_ascii_uppercase()) && c.all(|c| c.is_ascii_alphanumeric())
+}
+
+/// Whether an `apiVersion` looks like a Kubernetes API version (`v1`, `apps/v1`,
+/// `example.com/v1beta2`).
+fn api_version_like(api: &str) -> bool {
+    let version = api.rsplit_once('/').map_or(api, |(_, v)| v);
+    let Some(rest) = version.strip_prefix('v') else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let tail = &rest[digits..];
+    digits > 0
+        && (tail.is_empty()
+            || ["alpha", "beta"].iter().any(|s| {
+                tail.strip_prefix(s)
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            }))
+}
+
+/// Gives a list item without apiVersion and kind those of its list, as kubectl does.
+fn set_type(root: &mut Node, api_version: &str, kind: &str) {
+    let at = Span::point(root.span.start);
+    let scalar = |text: &str| Node {
+        value: Value::Scalar(crate::node::Scalar {
+            text: Str::from(text),
+            kind: crate::node::ScalarKind::Str,
+        }),
+        span: at,
+    };
+    if let Value::Map(entries) = &mut root.value {
+        let mut all = std::mem::take(entries).into_vec();
+        for (key, value) in [("apiVersion", api_version), ("kind", kind)] {
+            all.push(crate::node::Entry {
+                key: Str::from_static(key),
+                key_span: at,
+                value: scalar(value),
+            });
+        }
+        *entries = all.into_boxed_slice();
+    }
 }
 
 impl Index {
@@ -154,11 +205,25 @@ impl Index {
                     Severity::Error,
                     "write the document out without deeply nested or repeatedly expanded aliases",
                 ),
-                IssueKind::DuplicateKey => (Severity::Error, "keep one of the two keys"),
-                IssueKind::ComplexKey => (Severity::Error, "use a plain string as the key"),
+                IssueKind::DuplicateKey => (
+                    Severity::Warning,
+                    "keep one of the two keys: the value kubectl ignores is easy to mistake for the one it applies",
+                ),
+                IssueKind::ComplexKey => (
+                    Severity::Error,
+                    "use a plain string as the key; kubectl cannot read the document, and pvlint skipped it",
+                ),
+                IssueKind::Ignored => (
+                    Severity::Warning,
+                    "put a `---` line before it if it is meant to be applied, or delete it",
+                ),
+            };
+            let kind = match i.kind {
+                IssueKind::DuplicateKey | IssueKind::Ignored => DiagKind::Ignored,
+                _ => DiagKind::Parse,
             };
             self.diags.push(Diag {
-                kind: DiagKind::Parse,
+                kind,
                 severity,
                 source: sid,
                 document: i.document,
@@ -173,9 +238,17 @@ impl Index {
                 suggestion: None,
             });
         }
+        let before = self.objects.len();
         for doc in docs {
             let Some(root) = doc.root else { continue };
             self.load_object(sid, doc.index, root);
+        }
+        // A file with no object at all is not a manifest (an Ansible playbook, a Helm
+        // Chart.yaml, a CI workflow): its documents are not reported, unless one looks like
+        // an object that lost its kind or apiVersion (reported at once).
+        let strays = std::mem::take(&mut self.strays);
+        if self.objects.len() > before || std::mem::take(&mut self.manifest_like) {
+            self.diags.extend(strays);
         }
     }
 
@@ -204,12 +277,23 @@ impl Index {
     }
 
     fn load_object(&mut self, sid: SourceId, document: usize, root: Node) {
+        self.load_item(sid, document, root, None);
+    }
+
+    /// Reads one document (or one item of a list) as kubectl's decoder does
+    /// (apimachinery's unstructured JSON scheme). `list` is the apiVersion and item kind of the
+    /// typed list an item comes from (`PersistentVolumeList` → `PersistentVolume`): an item
+    /// with neither apiVersion nor kind gets them from it (`decodeToList`).
+    fn load_item(
+        &mut self,
+        sid: SourceId,
+        document: usize,
+        mut root: Node,
+        list: Option<(&str, &str)>,
+    ) {
         let Some(map) = root.as_map() else {
             if !root.is_null() {
-                self.parse_diag(sid, document, root.span, format!(
-                    "this document is a {}, not a Kubernetes object (a map with apiVersion and kind); it was skipped",
-                    root.type_name()
-                ), "put one object per document, or wrap several in a kind: List");
+                self.not_an_object(sid, document, root.span, Some(&root));
             }
             return;
         };
@@ -219,47 +303,48 @@ impl Index {
                 .and_then(|e| e.value.as_str())
                 .map(String::from)
         };
-        let kind = get_str("kind");
-        let api_version = get_str("apiVersion");
-        let (Some(kind), Some(api_version)) = (kind, api_version) else {
-            let has_kind = map.iter().any(|e| e.key == "kind");
-            let has_api = map.iter().any(|e| e.key == "apiVersion");
-            if has_kind || has_api {
-                let missing = if has_kind { "apiVersion" } else { "kind" };
-                let span = map.first().map_or(root.span, |e| e.key_span);
-                self.parse_diag(
-                    sid,
-                    document,
-                    span,
-                    format!("this object has no string `{missing}`; kubectl rejects it (\"Object 'Kind' is missing\" or \"apiVersion not set\") and pvlint skipped it"),
-                    "set both apiVersion and kind, e.g. apiVersion: v1 / kind: PersistentVolumeClaim",
-                );
-            }
-            return;
-        };
-        // `kind: List` and typed lists (PersistentVolumeList, ...) as printed by `kubectl get -o yaml`.
-        if kind == "List" || (kind.ends_with("List") && root.get("items").is_some()) {
-            if let Some(Value::Seq(_)) = root.get("items").map(|n| &n.value) {
-                let Value::Map(entries) = root.value else {
-                    unreachable!()
-                };
-                let items = entries
-                    .into_vec()
-                    .into_iter()
-                    .find(|e| e.key == "items")
-                    .map(|e| e.value);
-                if let Some(Node {
-                    value: Value::Seq(items),
-                    ..
-                }) = items
-                {
-                    for it in items.into_vec() {
-                        self.load_object(sid, document, it);
-                    }
+        let (mut kind, mut api_version) = (get_str("kind"), get_str("apiVersion"));
+        let has = |k: &str| map.iter().any(|e| e.key == k);
+        let untyped = !has("kind") && !has("apiVersion");
+        let first_key = map.first().map_or(root.span, |e| e.key_span);
+        if let (Some((list_api, item_kind)), true) = (list, untyped) {
+            kind = Some(item_kind.to_string()).filter(|k| !k.is_empty());
+            api_version = Some(list_api.to_string());
+            set_type(&mut root, list_api, item_kind);
+        }
+        // Any object with `items` is a list to kubectl (the decoder's detector does not look
+        // at the kind), and its items are applied one by one: `kind: List` and the typed lists
+        // (`PersistentVolumeList`, ...) of `kubectl get -o yaml`.
+        if let Some(Value::Seq(_)) = root.get("items").map(|n| &n.value) {
+            let list_api = api_version.clone().unwrap_or_default();
+            let item_kind = kind
+                .as_deref()
+                .and_then(|k| k.strip_suffix("List"))
+                .unwrap_or("")
+                .to_string();
+            let Value::Map(entries) = root.value else {
+                unreachable!()
+            };
+            let items = entries
+                .into_vec()
+                .into_iter()
+                .find(|e| e.key == "items")
+                .map(|e| e.value);
+            if let Some(Node {
+                value: Value::Seq(items),
+                ..
+            }) = items
+            {
+                for it in items.into_vec() {
+                    self.load_item(sid, document, it, Some((&list_api, &item_kind)));
                 }
             }
             return;
         }
+        let (Some(kind), Some(api_version)) = (kind, api_version) else {
+            self.not_an_object(sid, document, first_key, Some(&root));
+            return;
+        };
         let (_, namespaced) = known_kind(&api_version, &kind).unwrap_or((KindClass::Other, true));
         let name = root
             .at("metadata.name")
@@ -289,31 +374,72 @@ impl Index {
         ));
     }
 
-    fn parse_diag(
-        &mut self,
-        sid: SourceId,
-        document: usize,
-        span: Span,
-        message: String,
-        help: &str,
-    ) {
-        self.diags.push(Diag {
-            kind: DiagKind::Parse,
-            severity: Severity::Error,
-            source: sid,
-            document,
-            object: None,
-            obj: None,
-            field: Field {
-                path: Str::default(),
+    /// A document (or list item) kubectl cannot decode into an object: a list or a scalar
+    /// (`root` is `None`), or a map without a string `kind` or `apiVersion`. One that looks like
+    /// an object (a Kubernetes-like kind or apiVersion, and metadata) is reported; any other is
+    /// reported only if its file holds objects (see `load_source`).
+    fn not_an_object(&mut self, sid: SourceId, document: usize, span: Span, root: Option<&Node>) {
+        if root.is_none_or(|r| r.as_map().is_none()) {
+            if let Some(items) = root.and_then(Node::as_seq) {
+                // A bare list of objects (a List without its `items:`).
+                self.manifest_like |= items.iter().any(|it| {
+                    it.get("kind").and_then(Node::as_str).is_some_and(kind_like)
+                        && it.get("apiVersion").and_then(Node::as_str).is_some()
+                });
+            }
+            let what = root.map_or("value", |r| match &r.value {
+                Value::Seq(_) => "list",
+                _ => "scalar",
+            });
+            self.strays.push(parse_diag(
+                sid,
+                document,
                 span,
-            },
-            message: Str::from(message),
-            help: help.into(),
-            suggestion: None,
-        });
+                format!("this {what} is no Kubernetes object: kubectl cannot decode it (\"Object 'Kind' is missing\")"),
+                "a document must be one object (a map with apiVersion and kind); wrap several in a kind: List. kubectl applies the file's other objects and fails",
+            ));
+            return;
+        }
+        let Some(root) = root else { return };
+        let s = |k: &str| root.get(k).and_then(Node::as_str);
+        let (kind, api) = (s("kind"), s("apiVersion"));
+        let has_meta = root.get("metadata").and_then(Node::as_map).is_some();
+        let looks = has_meta && (kind.is_some_and(kind_like) || api.is_some_and(api_version_like));
+        let (message, help) = match (kind, api) {
+            (Some(kind), None) => (
+                format!("{kind} has no apiVersion: kubectl cannot map it to a resource and skips it"),
+                "set apiVersion, e.g. apiVersion: v1 for a PersistentVolumeClaim, apps/v1 for a Deployment",
+            ),
+            _ => (
+                "this object has no kind: kubectl cannot decode it (\"Object 'Kind' is missing\")".into(),
+                "set both apiVersion and kind, e.g. apiVersion: v1 / kind: PersistentVolumeClaim",
+            ),
+        };
+        self.manifest_like |= looks;
+        self.strays
+            .push(parse_diag(sid, document, span, message, help));
     }
+}
 
+fn parse_diag(sid: SourceId, document: usize, span: Span, message: String, help: &str) -> Diag {
+    Diag {
+        kind: DiagKind::Parse,
+        severity: Severity::Error,
+        source: sid,
+        document,
+        object: None,
+        obj: None,
+        field: Field {
+            path: Str::default(),
+            span,
+        },
+        message: Str::from(message),
+        help: help.into(),
+        suggestion: None,
+    }
+}
+
+impl Index {
     /// Objects defined more than once (same group, kind, namespace and name): `kubectl apply`
     /// leaves the last definition, so the earlier ones are superseded. Definitions with the
     /// same content are one object; different content is recorded for `duplicate-object`.

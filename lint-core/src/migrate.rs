@@ -32,7 +32,8 @@ use serde::{Deserialize, Serialize};
 use crate::finding::ObjectRef;
 use crate::kube;
 use crate::node::Str;
-use crate::node::{resolve_plain, Entry, Node, Scalar, ScalarKind, Value};
+use crate::node::{Entry, Node, Scalar, ScalarKind, Value};
+use crate::scalar::resolve_plain;
 use crate::source::{Pos, Source};
 use crate::yaml;
 

@@ -6,9 +6,9 @@
 use serde_json::{Number, Value};
 
 use crate::node::{Node, ScalarKind, Value as V};
-use crate::yaml::{IssueKind, ParseIssue as Issue};
+use crate::yaml::ParseIssue as Issue;
 
-fn convert(n: &Node) -> Value {
+pub(crate) fn convert(n: &Node) -> Value {
     match &n.value {
         V::Map(entries) => Value::Object(
             entries
@@ -20,14 +20,14 @@ fn convert(n: &Node) -> Value {
         V::Scalar(s) => match s.kind {
             ScalarKind::Null => Value::Null,
             ScalarKind::Bool(b) => Value::Bool(b),
-            ScalarKind::Int => crate::model::parse_int(&s.text)
-                .map(Value::from)
-                .unwrap_or_else(|| Value::String(s.text.to_string())),
-            ScalarKind::Float => s
-                .text
-                .replace('_', "")
-                .parse::<f64>()
-                .ok()
+            ScalarKind::Int => match crate::scalar::int_value(&s.text) {
+                Some(v) => i64::try_from(v)
+                    .map(Value::from)
+                    .or_else(|_| u64::try_from(v).map(Value::from))
+                    .unwrap_or_else(|_| Value::String(s.text.to_string())),
+                None => Value::String(s.text.to_string()),
+            },
+            ScalarKind::Float => crate::scalar::float_value(&s.text)
                 .and_then(Number::from_f64)
                 .map_or_else(|| Value::String(s.text.to_string()), Value::Number),
             ScalarKind::Str => Value::String(s.text.to_string()),
@@ -59,11 +59,12 @@ pub fn yaml_to_json(text: &str) -> Result<Value, String> {
         .map_or(Value::Null, |r| convert(&r)))
 }
 
-/// Every document of a stream; the first parse problem other than a duplicate key (the
-/// first value is kept, as everywhere in the core) is the error, with its line and column.
+/// Every document of a stream; the first parse problem that leaves a document out (not a
+/// duplicate key, whose last value is kept, as kubectl keeps it) is the error, with its line
+/// and column.
 pub fn documents_to_json(text: &str) -> Result<Vec<Value>, String> {
     let (docs, issues) = crate::yaml::parse_stream(text);
-    if let Some(i) = issues.iter().find(|i| i.kind != IssueKind::DuplicateKey) {
+    if let Some(i) = issues.iter().find(|i| i.kind.fails()) {
         return Err(located(i));
     }
     Ok(docs

@@ -12,10 +12,15 @@ use std::collections::{HashMap, HashSet};
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YSpan};
 
-use crate::node::{resolve_plain, Entry, Node, Scalar, ScalarKind, Str, Value};
+use crate::node::{Entry, Node, Scalar, ScalarKind, Str, Value};
+use crate::scalar::resolve_plain;
 use crate::source::{Pos, Span};
 
 mod fast;
+mod relax;
+mod split;
+
+pub(crate) use split::{is_marker, split_documents};
 
 /// At most this many nodes may be produced by expanding aliases in one document.
 pub const ALIAS_EXPANSION_LIMIT: usize = 100_000;
@@ -37,10 +42,23 @@ pub enum IssueKind {
     Syntax,
     /// Aliases expand to too many nodes, or nesting is too deep; the document was skipped.
     Limit,
-    /// A key appears twice in one mapping; the first value is kept.
+    /// A key appears twice in one mapping; the last value is kept, as kubectl keeps it.
     DuplicateKey,
-    /// A mapping key that is not a string (a list or map used as key).
+    /// A mapping key that is not a string (a list or map used as key): kubectl cannot read the
+    /// document ("invalid map key"); it was skipped.
     ComplexKey,
+    /// Text kubectl never reads (after a `...` line, up to the next `---`).
+    Ignored,
+}
+
+impl IssueKind {
+    /// Whether the document is left out: kubectl cannot read it either.
+    pub fn fails(self) -> bool {
+        matches!(
+            self,
+            IssueKind::Syntax | IssueKind::Limit | IssueKind::ComplexKey
+        )
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -57,14 +75,38 @@ pub fn parse_stream(text: &str) -> (Vec<Document>, Vec<ParseIssue>) {
     let mut issues = Vec::new();
     let mut b = Builder::default();
     for chunk in split_documents(text) {
+        if let Some(u) = chunk.unread {
+            // Not a document kubectl reads: reported, not parsed.
+            let document = match u.kind {
+                IssueKind::Ignored => docs.len().saturating_sub(1),
+                _ => {
+                    docs.push(Document {
+                        index: docs.len(),
+                        root: None,
+                    });
+                    docs.len() - 1
+                }
+            };
+            issues.push(ParseIssue {
+                kind: u.kind,
+                document,
+                span: Span::point(u.at),
+                message: u.message,
+            });
+            continue;
+        }
         if is_blank(chunk.text) {
             continue;
         }
         let index = docs.len();
-        let (root, mut found) = parse_chunk(&mut b, chunk.text, chunk.first_line, index, true);
-        let failed = found
-            .iter()
-            .any(|i| matches!(i.kind, IssueKind::Syntax | IssueKind::Limit));
+        let (root, mut found) = parse_chunk(
+            &mut b,
+            chunk.text,
+            (chunk.first_line, chunk.first_column),
+            index,
+            true,
+        );
+        let failed = found.iter().any(|i| i.kind.fails());
         issues.append(&mut found);
         docs.push(Document {
             index,
@@ -74,160 +116,11 @@ pub fn parse_stream(text: &str) -> (Vec<Document>, Vec<ParseIssue>) {
     (docs, issues)
 }
 
-pub(crate) struct Chunk<'a> {
-    pub(crate) text: &'a str,
-    pub(crate) first_line: u32,
-}
-
-pub(crate) fn is_marker(line: &str, marker: &str) -> bool {
-    line.strip_prefix(marker)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t', '\r']))
-}
-
 pub(crate) fn is_blank(text: &str) -> bool {
     text.lines().all(|l| {
         let t = l.trim();
         t.is_empty() || t.starts_with('#') || is_marker(t, "---") || is_marker(t, "...")
     })
-}
-
-/// Does this line (without its line break) hold only whitespace, a comment or a directive?
-fn is_directive_or_blank(content: &str) -> bool {
-    // ASCII fast path; anything else is decided by `str::trim`, whose whitespace is Unicode's.
-    match content
-        .bytes()
-        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'))
-    {
-        None => true,
-        Some(b) if b.is_ascii() => b == b'#' || b == b'%',
-        Some(_) => {
-            let t = content.trim();
-            t.is_empty() || t.starts_with('#') || t.starts_with('%')
-        }
-    }
-}
-
-/// Splits a stream at document markers. A `---` line starts a new piece (the marker
-/// stays with it: it may carry content such as `--- {a: 1}`); a `...` line ends one.
-/// Per the YAML spec these markers at column 0 always delimit documents, even inside
-/// multi-line scalars, so splitting here never changes the meaning of valid input.
-pub(crate) fn split_documents(text: &str) -> Vec<Chunk<'_>> {
-    if let Some(chunks) = split_json_stream(text) {
-        return chunks;
-    }
-    let bytes = text.as_bytes();
-    let mut chunks = Vec::new();
-    let mut start = 0usize;
-    let mut start_line = 1u32;
-    let mut only_directives = true;
-    let mut offset = 0usize;
-    let mut line_no = 1u32;
-    while offset < bytes.len() {
-        let next = bytes[offset..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |i| offset + i + 1);
-        let first = bytes[offset];
-        // Only lines starting with `-` or `.` can be markers; the others matter only while
-        // no content has been seen since the last split.
-        if first == b'-' || first == b'.' || only_directives {
-            let content = text[offset..next].trim_end_matches(['\n', '\r']);
-            if is_marker(content, "---") {
-                if !only_directives && offset > start {
-                    chunks.push(Chunk {
-                        text: &text[start..offset],
-                        first_line: start_line,
-                    });
-                    start = offset;
-                    start_line = line_no;
-                }
-                only_directives = false;
-            } else if is_marker(content, "...") {
-                chunks.push(Chunk {
-                    text: &text[start..next],
-                    first_line: start_line,
-                });
-                start = next;
-                start_line = line_no + 1;
-                only_directives = true;
-            } else if !is_directive_or_blank(content) {
-                only_directives = false;
-            }
-        }
-        offset = next;
-        line_no += 1;
-    }
-    if start < text.len() {
-        chunks.push(Chunk {
-            text: &text[start..],
-            first_line: start_line,
-        });
-    }
-    chunks
-}
-
-/// A stream of JSON objects one after another (`kubectl annotate --local -f a -f b -o json`
-/// prints one): Kubernetes reads it as every object, as apimachinery's `YAMLOrJSONDecoder`
-/// (pkg/util/yaml/decoder.go) sees the leading `{` and decodes the stream with Go's
-/// `json.Decoder`, value after value. Split here only when each object after the first starts
-/// on a line of its own (so positions stay exact); `None` for anything else, which is then
-/// read as YAML (one object, or a parse error that says where).
-fn split_json_stream(text: &str) -> Option<Vec<Chunk<'_>>> {
-    let bytes = text.as_bytes();
-    let lead = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
-    if bytes[lead] != b'{' {
-        return None;
-    }
-    // The start of each top-level value, found by tracking depth outside strings.
-    let mut starts = vec![0usize];
-    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
-    for (i, &b) in bytes.iter().enumerate().skip(lead) {
-        if in_str {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_str = true,
-            b'{' | b'[' => {
-                if depth == 0 && i > lead {
-                    // A new value: it must begin its own line, after only whitespace.
-                    let line_start = bytes[..i].iter().rposition(|&c| c == b'\n')? + 1;
-                    if !bytes[line_start..i]
-                        .iter()
-                        .all(|c| *c == b' ' || *c == b'\t')
-                    {
-                        return None;
-                    }
-                    starts.push(line_start);
-                }
-                depth += 1;
-            }
-            b'}' | b']' => depth = depth.checked_sub(1)?,
-            _ if depth == 0 && !b.is_ascii_whitespace() => return None,
-            _ => {}
-        }
-    }
-    if starts.len() < 2 {
-        return None;
-    }
-    let mut chunks = Vec::with_capacity(starts.len());
-    let mut line = 1u32;
-    let mut counted = 0usize;
-    for (k, &s) in starts.iter().enumerate() {
-        line += bytes[counted..s].iter().filter(|&&c| c == b'\n').count() as u32;
-        counted = s;
-        let end = starts.get(k + 1).copied().unwrap_or(bytes.len());
-        chunks.push(Chunk {
-            text: &text[s..end],
-            first_line: line,
-        });
-    }
-    Some(chunks)
 }
 
 /// A collection being built. Its children wait in the builder's shared `items` / `entries`
@@ -245,9 +138,9 @@ struct MapFrame {
     /// The key waiting for its value: text, span, plain (so `<<` is a merge key).
     key: Option<(Str, Span, bool)>,
     merges: Vec<Node>,
-    /// Keys seen so far, with the line of their first definition, once the map is too big
-    /// for a linear duplicate check.
-    seen: Option<HashMap<Str, u32>>,
+    /// Keys seen so far, with their place among the map's entries and their line, once the
+    /// map is too big for a linear duplicate check.
+    seen: Option<HashMap<Str, (usize, u32)>>,
 }
 
 /// Maps with more entries than this check duplicates through a hash map.
@@ -260,6 +153,10 @@ const LINEAR_KEY_CHECK: usize = 16;
 #[derive(Default)]
 pub(crate) struct Builder {
     line_offset: u32,
+    /// The column the parsed text starts at on its first line (see `split::Chunk`).
+    first_column: u32,
+    /// Columns each line of the parsed text was moved by [`relax::relax`] (empty: none).
+    shifts: Vec<u32>,
     document: usize,
     stack: Vec<Frame>,
     items: Vec<Node>,
@@ -273,6 +170,7 @@ pub(crate) struct Builder {
 impl Builder {
     fn reset(&mut self, first_line: u32, document: usize) {
         self.line_offset = first_line - 1;
+        self.first_column = 0;
         self.document = document;
         self.stack.clear();
         self.items.clear();
@@ -283,14 +181,23 @@ impl Builder {
         self.issues.clear();
     }
 
-    fn span(&self, s: &YSpan) -> Span {
-        let conv = |m: &saphyr_parser::Marker| Pos {
+    /// A position of saphyr-parser's (1-based line, 0-based column of the parsed text) in the
+    /// source.
+    fn pos(&self, m: &saphyr_parser::Marker) -> Pos {
+        let shift = self.shifts.get(m.line().wrapping_sub(1)).copied();
+        let first = if m.line() == 1 { self.first_column } else { 0 };
+        Pos {
             line: m.line() as u32 + self.line_offset,
-            column: m.col() as u32 + 1,
-        };
+            column: (m.col() as u32 + 1 + first)
+                .saturating_sub(shift.unwrap_or(0))
+                .max(1),
+        }
+    }
+
+    fn span(&self, s: &YSpan) -> Span {
         Span {
-            start: conv(&s.start),
-            end: conv(&s.end),
+            start: self.pos(&s.start),
+            end: self.pos(&s.end),
         }
     }
 
@@ -320,6 +227,21 @@ impl Builder {
         };
         let Some((k, key_span, plain)) = m.key.take() else {
             match node.value {
+                // A plain key is typed as any scalar (YAML 1.1), then written back as the JSON
+                // key kubectl sends: `on:` is "true", `0x10:` is "16".
+                Value::Scalar(s) if is_plain && s.kind != ScalarKind::Str => {
+                    match crate::scalar::json_key(&s.text, s.kind) {
+                        Some(k) => m.key = Some((Str::from(k), node.span, false)),
+                        None => {
+                            m.key = Some(("<null key>".into(), node.span, false));
+                            self.issue(
+                                IssueKind::Syntax,
+                                node.span,
+                                "a null mapping key: kubectl cannot convert the document to JSON (\"unsupported map key\"); the document was skipped".into(),
+                            );
+                        }
+                    }
+                }
                 Value::Scalar(s) => m.key = Some((s.text, node.span, is_plain)),
                 _ => {
                     let span = node.span;
@@ -337,41 +259,48 @@ impl Builder {
             m.merges.push(node);
             return;
         }
-        let siblings = &self.entries[frame.base..];
+        let base = frame.base;
+        let siblings = &self.entries[base..];
+        // The entry this key repeats: its place among the siblings and its line.
         let first = if siblings.len() < LINEAR_KEY_CHECK {
             siblings
                 .iter()
-                .find(|e| e.key == k)
-                .map(|e| e.key_span.start.line)
+                .position(|e| e.key == k)
+                .map(|i| (i, siblings[i].key_span.start.line))
         } else {
             let seen = m.seen.get_or_insert_with(|| {
                 let mut seen = HashMap::with_capacity(siblings.len() * 2);
-                for e in siblings.iter().rev() {
-                    seen.insert(e.key.clone(), e.key_span.start.line);
+                for (i, e) in siblings.iter().enumerate() {
+                    seen.entry(e.key.clone())
+                        .or_insert((i, e.key_span.start.line));
                 }
                 seen
             });
             match seen.get(&k) {
-                Some(&line) => Some(line),
+                Some(&at) => Some(at),
                 None => {
-                    seen.insert(k.clone(), key_span.start.line);
+                    seen.insert(k.clone(), (siblings.len(), key_span.start.line));
                     None
                 }
             }
         };
+        let entry = Entry {
+            key: k,
+            key_span,
+            value: node,
+        };
         match first {
-            Some(first) => self.issue(
-                IssueKind::DuplicateKey,
-                key_span,
-                format!(
-                    "mapping key \"{k}\" already defined at line {first}: kubectl rejects the document; remove one of them"
-                ),
-            ),
-            None => self.entries.push(Entry {
-                key: k,
-                key_span,
-                value: node,
-            }),
+            // kubectl converts YAML to JSON with go-yaml, whose maps keep the last value of a
+            // repeated key (sigs.k8s.io/yaml, non-strict): so does pvlint, and says so.
+            Some((i, line)) => {
+                let message = format!(
+                    "key \"{}\" is defined twice: kubectl keeps this value and drops line {line}'s",
+                    entry.key
+                );
+                self.entries[base + i] = entry;
+                self.issue(IssueKind::DuplicateKey, key_span, message);
+            }
+            None => self.entries.push(entry),
         }
     }
 
@@ -383,6 +312,13 @@ impl Builder {
         anchor: usize,
         plain: bool,
     ) {
+        if plain && kind == ScalarKind::Float && crate::scalar::is_infinite_or_nan(&text) {
+            self.issue(
+                IssueKind::Syntax,
+                span,
+                format!("`{text}` is a float JSON cannot hold: kubectl cannot convert the document to JSON (\"json: unsupported value\"); the document was skipped; quote it if it is meant as a string"),
+            );
+        }
         let node = Node {
             value: Value::Scalar(Scalar { text, kind }),
             span,
@@ -479,6 +415,10 @@ impl Builder {
         match ev {
             Event::Scalar(text, style, anchor, tag) => {
                 let plain = style == ScalarStyle::Plain;
+                // `!!merge <<: *base` is the merge key spelled out.
+                let merge = tag
+                    .as_deref()
+                    .is_some_and(|t| t.is_yaml_core_schema() && t.suffix == "merge");
                 let kind = match tag.as_deref() {
                     Some(t) if t.is_yaml_core_schema() => match t.suffix.as_str() {
                         "str" => ScalarKind::Str,
@@ -496,7 +436,7 @@ impl Builder {
                     Cow::Borrowed(t) => Str::new(t),
                     Cow::Owned(t) => Str::from(t),
                 };
-                self.scalar(text, kind, span, anchor, plain && tag.is_none());
+                self.scalar(text, kind, span, anchor, plain && (tag.is_none() || merge));
             }
             Event::SequenceStart(anchor, _) => self.start(false, anchor, span)?,
             Event::MappingStart(anchor, _) => self.start(true, anchor, span)?,
@@ -543,21 +483,89 @@ impl Builder {
     }
 }
 
-/// Parses one document: with the fast path when `fast` and it can, else with saphyr-parser.
+/// Parses one document: with the fast path when `fast` and it can, else with saphyr-parser;
+/// a document saphyr-parser refuses only for the indentation of its flow content, which
+/// kubectl's go-yaml accepts, is read as go-yaml reads it (see [`relax`]).
 fn parse_chunk(
     b: &mut Builder,
     text: &str,
-    first_line: u32,
+    (first_line, first_column): (u32, u32),
     document: usize,
     fast: bool,
 ) -> (Option<Node>, Vec<ParseIssue>) {
     b.reset(first_line, document);
-    if fast && fast::parse(text, first_line, b).is_ok() && b.root.is_some() {
+    // The fast path counts columns from the text's start: only for text that starts a line.
+    if fast && first_column == 0 && fast::parse(text, first_line, b).is_ok() && b.root.is_some() {
         return (b.root.take(), std::mem::take(&mut b.issues));
     }
     b.reset(first_line, document);
+    b.first_column = first_column;
+    let error = run_saphyr(b, text, first_line);
+    if error.is_none() {
+        check_keys(b, text, first_line);
+    }
+    let first = (b.root.take(), std::mem::take(&mut b.issues));
+    if !error.is_some_and(|e| e.contains("indentation")) {
+        return first;
+    }
+    let Some(relaxed) = relax::relax(text) else {
+        return first;
+    };
+    b.reset(first_line, document);
+    b.first_column = first_column;
+    b.shifts = relaxed.shifts;
+    let error = run_saphyr(b, &relaxed.text, first_line);
+    b.shifts = Vec::new();
+    match error {
+        None => {
+            check_keys(b, text, first_line);
+            (b.root.take(), std::mem::take(&mut b.issues))
+        }
+        Some(_) => first,
+    }
+}
+
+/// A key that spans lines and is followed by `:` (`{a\n b: c}`): saphyr-parser reads it,
+/// go-yaml does not ("did not find expected ',' or '}'": a simple key must fit on one line),
+/// so kubectl cannot read the document. Marks the document as failed when there is one.
+fn check_keys(b: &mut Builder, text: &str, first_line: u32) {
+    fn find(node: &Node, text: &str, first_line: u32) -> Option<Pos> {
+        match &node.value {
+            Value::Map(entries) => entries.iter().find_map(|e| {
+                let k = e.key_span;
+                if k.start.line != k.end.line {
+                    let line = text
+                        .lines()
+                        .nth((k.end.line - first_line) as usize)
+                        .unwrap_or("");
+                    let after: String = line.chars().skip(k.end.column as usize - 1).collect();
+                    if after.trim_start_matches([' ', '\t']).starts_with(':') {
+                        return Some(k.start);
+                    }
+                }
+                find(&e.value, text, first_line)
+            }),
+            Value::Seq(items) => items.iter().find_map(|n| find(n, text, first_line)),
+            Value::Scalar(_) => None,
+        }
+    }
+    let Some(at) = b.root.as_ref().and_then(|r| find(r, text, first_line)) else {
+        return;
+    };
+    b.root = None;
+    b.issue(
+        IssueKind::Syntax,
+        Span::point(at),
+        "this key spans more than one line, which kubectl's YAML reader does not allow (\"did not find expected ',' or '}'\"); the document was skipped".into(),
+    );
+}
+
+/// Parses `text` with saphyr-parser into `b`; the text of the syntax error, if there is one
+/// (it is also recorded as an issue).
+fn run_saphyr(b: &mut Builder, text: &str, first_line: u32) -> Option<String> {
     let mut parser = Parser::new_from_str(text);
     let mut docs_seen = 0;
+    let mut error = None;
     while let Some(res) = parser.next_event() {
         match res {
             Ok((ev, span)) => {
@@ -571,13 +579,14 @@ fn parse_chunk(
                 if b.on_event(ev, &span).is_err() {
                     break;
                 }
+                // go-yaml reads one document from each piece kubectl splits off and never
+                // looks past its root node (trailing text is not read, let alone an error).
+                if b.root.is_some() && b.stack.is_empty() {
+                    break;
+                }
             }
             Err(e) => {
-                let m = e.marker();
-                let mut pos = Pos {
-                    line: m.line() as u32 + b.line_offset,
-                    column: m.col() as u32 + 1,
-                };
+                let mut pos = b.pos(e.marker());
                 // An error at the end of this document's text (an unclosed bracket, say) is
                 // reported on its last line, not on the next document's `---`.
                 if let Some((n, last)) = text
@@ -588,9 +597,10 @@ fn parse_chunk(
                 {
                     let last_line = first_line + n as u32;
                     if pos.line > last_line {
+                        let shift = b.shifts.get(n).copied().unwrap_or(0);
                         pos = Pos {
                             line: last_line,
-                            column: last.chars().count() as u32 + 1,
+                            column: (last.chars().count() as u32 + 1).saturating_sub(shift),
                         };
                     }
                 }
@@ -606,6 +616,7 @@ fn parse_chunk(
                         Span::point(pos),
                         format!("{}; the document was skipped", e.info()),
                     );
+                    error = Some(e.info().to_string());
                 }
                 break;
             }
@@ -615,7 +626,7 @@ fn parse_chunk(
     b.stack.clear();
     b.items.clear();
     b.entries.clear();
-    (b.root.take(), std::mem::take(&mut b.issues))
+    error
 }
 
 #[cfg(test)]
@@ -652,30 +663,63 @@ mod tests {
             root(2).entry("d").unwrap().key_span.start,
             Pos { line: 8, column: 4 }
         );
-        // Objects sharing a line, or anything but objects at the top level: read as YAML,
-        // so the error says where.
-        for text in [
-            "{\"a\": 1}{\"b\": 2}\n",
-            "{\"a\": 1}\n5\n",
-            "{\"a\": 1\n{\"b\": 2}\n",
-        ] {
+        // kubectl 1.36 (apimachinery's YAMLOrJSONDecoder): JSON values one after another,
+        // wherever they start; after one value a failing one switches the rest to YAML; after
+        // two, a failing one ends the file.
+        let read = |text: &str| {
             let (docs, issues) = parse_stream(text);
-            assert_eq!((docs.len(), issues.len()), (1, 1), "{text}");
-        }
-        // One object, and YAML that merely starts with a flow mapping, are untouched.
-        assert_eq!(parse_stream("{\"a\": 1}\n").0.len(), 1);
+            let objects = docs.iter().filter(|d| d.root.is_some()).count();
+            (objects, issues.iter().any(|i| i.kind.fails()))
+        };
+        assert_eq!(read("{\"a\": 1}{\"b\": 2}\n"), (2, false));
+        assert_eq!(read("{\"a\": 1}\n5\n"), (2, false));
+        assert_eq!(read("{\"a\": 1\n{\"b\": 2}\n"), (0, true));
+        assert_eq!(read("{\"a\": 1}\n---\nb: 2\n"), (2, false));
+        assert_eq!(read("{\"a\": 1}\n{\"b\": 2}\n---\nc: 3\n"), (2, true));
+        // JSON with comments is no JSON, nor YAML kubectl reads.
+        assert_eq!(read("{\n  \"a\": 1, // note\n  \"b\": 2\n}\n"), (0, true));
         assert_eq!(parse_stream("{a: 1}\n---\n{b: 2}\n").0.len(), 2);
     }
 
+    /// Merge keys (plain or tagged `!!merge`), explicit keys over merged ones, and a repeated
+    /// key whose last value wins, as kubectl (go-yaml v2, non-strict) reads them.
     #[test]
     fn merge_keys_and_duplicates() {
-        let (docs, issues) = parse_stream("base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  y: 3\n  y: 4\n");
-        let m = docs[0].root.as_ref().unwrap().get("m").unwrap();
-        assert_eq!(m.get("x").unwrap().as_scalar().unwrap().text, "1");
-        assert_eq!(m.get("y").unwrap().as_scalar().unwrap().text, "3");
+        let (docs, issues) = parse_stream(
+            "base: &b {p: 1, q: 2}\nm:\n  <<: *b\n  q: 3\n  q: 4\nt:\n  !!merge <<: *b\n",
+        );
+        let root = docs[0].root.as_ref().unwrap();
+        let m = root.get("m").unwrap();
+        assert_eq!(m.get("p").unwrap().as_scalar().unwrap().text, "1");
+        assert_eq!(m.get("q").unwrap().as_scalar().unwrap().text, "4");
+        assert_eq!(root.at("t.q").unwrap().as_scalar().unwrap().text, "2");
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].kind, IssueKind::DuplicateKey);
+        assert!(!issues[0].kind.fails());
         assert_eq!(issues[0].span.start.line, 5);
+    }
+
+    /// Plain keys are typed as values are, and written as kubectl writes them into JSON.
+    #[test]
+    fn typed_keys_become_kubectls_json_keys() {
+        // `on` and `y` are both the key "true": the second replaces the first.
+        let (docs, issues) = parse_stream("on: a\ny: b\n0x10: c\n\"on\": d\n");
+        assert_eq!(issues.len(), 1, "{issues:?}");
+        assert_eq!(issues[0].kind, IssueKind::DuplicateKey);
+        let root = docs[0].root.as_ref().unwrap();
+        let keys: Vec<&str> = root
+            .as_map()
+            .unwrap()
+            .iter()
+            .map(|e| e.key.as_str())
+            .collect();
+        assert_eq!(keys, ["true", "16", "on"]);
+        assert_eq!(root.get("true").unwrap().as_str(), Some("b"));
+        let (docs, _) = parse_stream("~: a\n");
+        assert!(docs[0].root.is_none());
+        let (docs, issues) = parse_stream("a: .inf\n");
+        assert!(docs[0].root.is_none() && issues[0].kind.fails());
+        assert!(parse_stream("a: '.inf'\n").1.is_empty());
     }
 
     #[test]
@@ -730,13 +774,23 @@ mod tests {
             if is_blank(chunk.text) {
                 continue;
             }
+            // The fast path only reads text that starts a line (see `parse_chunk`).
+            if chunk.first_column != 0 {
+                continue;
+            }
             total += 1;
             fast_b.reset(chunk.first_line, i);
             if fast::parse(chunk.text, chunk.first_line, &mut fast_b).is_err() {
                 continue;
             }
             accepted += 1;
-            let slow = parse_chunk(&mut slow_b, chunk.text, chunk.first_line, i, false);
+            let slow = parse_chunk(
+                &mut slow_b,
+                chunk.text,
+                (chunk.first_line, chunk.first_column),
+                i,
+                false,
+            );
             if (&fast_b.root, &fast_b.issues) != (&slow.0, &slow.1) {
                 let f = format!("{:#?}", (&fast_b.root, &fast_b.issues));
                 let s = format!("{:#?}", (&slow.0, &slow.1));

@@ -218,6 +218,9 @@ impl Diag {
 pub enum DiagKind {
     /// Reported by `parse-error`.
     Parse,
+    /// Text kubectl reads and drops (a repeated key's first value, lines after `...`):
+    /// reported by `ignored-content`.
+    Ignored,
     /// Reported by `invalid-field-value`.
     InvalidValue,
     /// An unrendered template (reported once per source by `unrendered-template`).
@@ -496,20 +499,10 @@ fn quote(s: &str) -> String {
     format!("{s:?}")
 }
 
+/// The value of an integer scalar (YAML 1.1 as kubectl reads it: `0644` is octal), when it
+/// fits an i64.
 pub(crate) fn parse_int(t: &str) -> Option<i64> {
-    let t = t.replace('_', "");
-    let (neg, body) = match t.strip_prefix('-') {
-        Some(b) => (true, b),
-        None => (false, t.strip_prefix('+').unwrap_or(&t)),
-    };
-    let v = if let Some(h) = body.strip_prefix("0x") {
-        i64::from_str_radix(h, 16).ok()?
-    } else if let Some(b) = body.strip_prefix("0b") {
-        i64::from_str_radix(b, 2).ok()?
-    } else {
-        body.parse::<i64>().ok()?
-    };
-    Some(if neg { -v } else { v })
+    crate::scalar::int_value(t).and_then(|v| i64::try_from(v).ok())
 }
 
 /// Whether an object of this apiVersion and kind is ever sent to an API server. Tool

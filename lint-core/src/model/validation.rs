@@ -428,7 +428,7 @@ pub(crate) fn storage_class(obj: &Object, _sc: &StorageClass, r: &mut Reader<'_>
 fn int_or_percent(n: &Node) -> Option<(bool, i64)> {
     let s = n.as_scalar()?;
     match s.kind {
-        ScalarKind::Int => s.text.parse().ok().map(|v| (false, v)),
+        ScalarKind::Int => super::parse_int(&s.text).map(|v| (false, v)),
         ScalarKind::Str => s
             .text
             .strip_suffix('%')

@@ -107,10 +107,7 @@ fn int_or_percent(r: &mut Reader<'_>, node: &Node, path: &str) -> Option<IntOrPe
         span: node.span,
     };
     match s.kind {
-        ScalarKind::Int => s
-            .text
-            .parse::<i64>()
-            .ok()
+        ScalarKind::Int => super::parse_int(&s.text)
             .map(IntOrPercent::Int)
             .or_else(|| {
                 r.invalid(

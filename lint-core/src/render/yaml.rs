@@ -5,7 +5,8 @@
 
 use serde_json::Value;
 
-use crate::node::{resolve_plain, ScalarKind};
+use crate::node::ScalarKind;
+use crate::scalar::resolve_plain;
 
 /// `v` as a YAML document (no `---`), with a final newline.
 pub fn yaml(v: &Value) -> String {

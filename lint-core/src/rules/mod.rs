@@ -34,6 +34,7 @@ mod delete_policy_on_imported_volume;
 mod delete_policy_without_finalizer;
 mod duplicate_object;
 mod hostpath_persistent_volume;
+mod ignored_content;
 mod implicit_default_class;
 mod invalid_field_value;
 mod invalid_nfs_server;
@@ -71,6 +72,7 @@ pub static ALL: &[&Rule] = &[
     &delete_policy_on_imported_volume::RULE,
     &delete_policy_without_finalizer::RULE,
     &hostpath_persistent_volume::RULE,
+    &ignored_content::RULE,
     &implicit_default_class::RULE,
     &invalid_field_value::RULE,
     &invalid_nfs_server::RULE,

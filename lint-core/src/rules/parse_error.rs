@@ -7,16 +7,20 @@ pub const RULE: Rule = Rule {
     severity: Severity::Error,
     summary: "A document is not valid YAML/JSON, or not a Kubernetes object",
     docs: Docs {
-        what: "Reports documents that cannot be read: YAML or JSON syntax errors, duplicate keys, \
-               aliases that expand without bound (\"billion laughs\"), nesting deeper than 256 levels, \
-               and documents that are not objects with `apiVersion` and `kind`.",
-        why: "kubectl refuses the whole file when one document is broken, so nothing in it is applied. \
-              pvlint reports the position and still checks every other document.",
+        what: "Reports documents kubectl cannot read: YAML or JSON syntax errors (read as kubectl reads them: \
+               go-yaml's YAML 1.1, documents split at `---` lines only), keys that are lists, maps or null, \
+               `.inf`/`.nan` values, aliases that expand without bound (\"billion laughs\"), nesting deeper \
+               than 256 levels, and documents of a manifest that are not objects with `apiVersion` and `kind`.",
+        why: "kubectl stops reading a file at its first broken document: what comes before it is applied, \
+              nothing after it is, and the command fails. pvlint reports the position and still checks every \
+              other document.",
         example: include_str!("../../tests/fixtures/parse-error/bad.yaml"),
         fix: "Fix the syntax at the reported line and column.",
         fixed: include_str!("../../tests/fixtures/parse-error/good.yaml"),
-        known_problems: "A document that is valid YAML but not a Kubernetes object is skipped with this finding; kinds that \
-                         never reach the API server (Kustomization, kind's Cluster, component configs) are not reported.",
+        known_problems: "A file with no Kubernetes object in it (an Ansible playbook, a Helm Chart.yaml, a CI \
+                         workflow) is not a manifest and is not reported, unless a document in it looks like an \
+                         object that lost its `kind` or `apiVersion`. Kinds that never reach the API server \
+                         (Kustomization, kind's Cluster, component configs) are not reported.",
     },
     check,
     reads: Reads::Simulation,

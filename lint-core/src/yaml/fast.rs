@@ -12,7 +12,8 @@
 use std::cell::Cell;
 
 use super::Builder;
-use crate::node::{resolve_plain, ScalarKind, Str};
+use crate::node::{ScalarKind, Str};
+use crate::scalar::resolve_plain;
 use crate::source::{Pos, Span};
 
 /// The document needs something the fast path leaves to saphyr-parser.
@@ -465,14 +466,10 @@ impl P<'_, '_> {
                     return Err(Unsupported);
                 }
                 let span = self.span(start, end);
-                // The builder keeps only a key's text.
-                self.b.scalar(
-                    Str::new(&self.text[start..end]),
-                    ScalarKind::Str,
-                    span,
-                    0,
-                    true,
-                );
+                // Typed as any plain scalar: the builder writes `on:` as the key "true".
+                let text = &self.text[start..end];
+                self.b
+                    .scalar(Str::new(text), resolve_plain(text), span, 0, true);
                 self.pos = colon;
             }
             _ => return Err(Unsupported),
