@@ -179,6 +179,11 @@ struct LintArgs {
     /// Lint every file on its own: objects in one file do not see objects in another.
     #[arg(long)]
     each_file: bool,
+    /// Lint all inputs as one apply set. By default each directory's files, each
+    /// kustomization root and standard input are applied (and linted) apart, as with
+    /// `kubectl apply -f DIR` / `-k DIR`.
+    #[arg(long, conflicts_with = "each_file")]
+    together: bool,
     /// Read the cluster's current state live (kubeconfig, --context) and predict what applying
     /// the manifests to it does; its server version decides unless --kube-version is given.
     #[arg(long, conflicts_with_all = ["cluster_state", "each_file"])]
@@ -471,6 +476,7 @@ struct Request<'a> {
     cluster: Vec<Named<'a>>,
     options: &'a Options,
     each_file: bool,
+    together: bool,
     operations: &'a [pvlint_core::Operation],
 }
 
@@ -496,14 +502,16 @@ fn in_wasm(
     sources: &[pvlint_core::Source],
     cluster: &[pvlint_core::Source],
     options: &Options,
-    each_file: bool,
+    grouping: (bool, bool),
     operations: &[pvlint_core::Operation],
 ) -> Result<String, String> {
+    let (each_file, together) = grouping;
     let request = serde_json::to_string(&Request {
         sources: named(sources),
         cluster: named(cluster),
         options,
         each_file,
+        together,
         operations,
     })
     .map_err(|e| format!("cannot encode the request: {e}"))?;
@@ -594,7 +602,7 @@ fn simulate(args: SimulateArgs) -> Exit {
                 &loaded.sources,
                 &state,
                 &options,
-                false,
+                (false, true),
                 &operations,
             );
             let out = answer.and_then(|answer| match args.format {
@@ -615,6 +623,7 @@ fn simulate(args: SimulateArgs) -> Exit {
                 cluster: state,
                 options,
                 each_file: false,
+                together: true,
                 operations,
                 audit: false,
             };
@@ -706,7 +715,7 @@ fn lint(args: LintArgs) -> Exit {
                 &loaded.sources,
                 &state,
                 &options,
-                args.each_file,
+                (args.each_file, args.together),
                 &[],
             );
             let done = answer.and_then(|answer| match args.format {
@@ -733,6 +742,7 @@ fn lint(args: LintArgs) -> Exit {
                 cluster: state,
                 options,
                 each_file: args.each_file,
+                together: args.together,
                 operations: Vec::new(),
                 audit: false,
             };

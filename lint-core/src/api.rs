@@ -28,6 +28,9 @@ pub struct Request {
     pub options: Options,
     /// Lint each source on its own (`pvlint lint --each-file`).
     pub each_file: bool,
+    /// Lint every source as one apply set (`pvlint lint --together`). By default each
+    /// directory, each kustomization root and standard input is one (see [`crate::applyset`]).
+    pub together: bool,
     /// Also judge the cluster state's own objects, as a live cluster (`pvlint cluster`): the
     /// cluster-only rules (claim-lost, claim-pending, volume-released, volume-failed,
     /// stale-volume-attachment) and the `lint` rules that apply to existing objects, with
@@ -119,6 +122,16 @@ impl FromStr for Operation {
 }
 
 impl Request {
+    /// How the request's sources are split into apply sets.
+    pub fn grouping(&self) -> crate::applyset::Grouping {
+        use crate::applyset::Grouping;
+        match (self.each_file, self.together) {
+            (true, _) => Grouping::EachFile,
+            (false, true) => Grouping::Together,
+            (false, false) => Grouping::Directory,
+        }
+    }
+
     pub fn new(sources: Vec<Source>) -> Request {
         Request {
             sources,
@@ -130,6 +143,9 @@ impl Request {
     pub fn from_json(json: &str) -> Result<Request, String> {
         let r: Request = serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))?;
         r.options.validate()?;
+        if r.each_file && r.together {
+            return Err("invalid request: eachFile and together exclude each other".into());
+        }
         Ok(r)
     }
 }
@@ -151,8 +167,8 @@ pub fn lint_and_drop_texts(req: &mut Request) -> Report {
 
 /// Simulates the request: the manifests applied onto the cluster state, then each operation.
 pub fn simulate(req: &Request) -> Result<Simulation, String> {
-    let manifests = Index::build(&req.sources);
-    let cluster = Index::build(&req.cluster);
+    let manifests = Index::build_for(&req.sources, req.options.kube_version);
+    let cluster = Index::build_for(&req.cluster, req.options.kube_version);
     let mut world = sim::simulate(&cluster, &manifests, &req.options, !req.cluster.is_empty());
     let locate =
         |side: Side, obj| locate(&req.sources, &req.cluster, &manifests, &cluster, side, obj);
@@ -174,7 +190,10 @@ pub fn simulate(req: &Request) -> Result<Simulation, String> {
             Operation::RemoveClaimRef { name } => sim::Operation::RemoveClaimRef(name),
             Operation::RemoveFinalizers { name } => sim::Operation::RemoveFinalizers(name),
             Operation::Apply { sources } => {
-                applied.push((sources.clone(), Index::build(sources)));
+                applied.push((
+                    sources.clone(),
+                    Index::build_for(sources, req.options.kube_version),
+                ));
                 ix = &applied.last().expect("pushed").1;
                 sim::Operation::Apply(ix)
             }

@@ -213,8 +213,21 @@ pub struct Finding {
     pub suggestion: Option<Suggestion>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
+    /// The apply set the finding is about (a position in the report's `applySets`), when the
+    /// input is more than one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apply_set: Option<u32>,
     /// The root cause this finding reports, and the part it plays for it. Boxed: few findings
     /// have one, and it would be a sixth of a finding's size.
     #[serde(skip)]
     pub(crate) cause: Option<Box<(crate::sim::CauseKey, crate::sim::Role)>>,
+}
+
+impl Finding {
+    /// Whether what the finding predicts rests on something pvlint assumed about the cluster.
+    pub fn rests_on_assumptions(&self) -> bool {
+        self.consequence
+            .as_ref()
+            .is_some_and(|c| !c.assumptions.is_empty())
+    }
 }

@@ -36,8 +36,8 @@ pub struct Index {
     patches: Vec<(SourceId, usize, Node)>,
     /// Earlier definitions of an object defined again later (see `find_duplicates`).
     superseded: std::collections::HashSet<ObjId>,
-    /// (the definition used, an earlier one with different content).
-    pub duplicates: Vec<(ObjId, ObjId)>,
+    /// Objects defined twice in the input with different content.
+    pub duplicates: Vec<Duplicate>,
     /// The files rendered objects came from: read with the texts and the trees, which may both
     /// be released before the rules run.
     pub(crate) origins: crate::origin::Origins,
@@ -46,6 +46,24 @@ pub struct Index {
     strays: Vec<Diag>,
     /// A document of the source being loaded looks like a Kubernetes object that is broken.
     manifest_like: bool,
+    /// The Kubernetes release the input is applied to: it decides which API versions exist.
+    pub(crate) version: crate::options::KubeVersion,
+    /// Objects of an API version that release no longer serves: never created, nothing else
+    /// is read of them.
+    pub removed: Vec<(ObjId, &'static crate::apiversions::Removed)>,
+}
+
+/// An object defined twice with different content: which definition stands, as
+/// `kubectl apply` of the input leaves it.
+#[derive(Debug, Clone)]
+pub struct Duplicate {
+    /// The definition that takes effect.
+    pub used: ObjId,
+    /// The other one.
+    pub other: ObjId,
+    /// Set when the later definition is an update the API server refuses (an immutable field
+    /// changed): the earlier one stands.
+    pub refused: Option<model::update::Refusal>,
 }
 
 /// Whether a `kind` looks like a Kubernetes kind (`PersistentVolumeClaim`, `Deployment`).
@@ -95,18 +113,34 @@ fn set_type(root: &mut Node, api_version: &str, kind: &str) {
 }
 
 impl Index {
-    /// Indexes one of `sources` alone (`--each-file`), keeping its position as its id.
-    pub fn build_one(sources: &[Source], id: SourceId) -> Index {
-        let mut ix = Index::default();
+    /// Indexes the sources `ids` of `sources` (one apply set), keeping their positions as their
+    /// ids. A file some kustomization in `sources` uses as a patch is one wherever it is.
+    pub fn build_set(
+        sources: &[Source],
+        ids: &[SourceId],
+        version: crate::options::KubeVersion,
+    ) -> Index {
+        let mut ix = Index {
+            version,
+            ..Index::default()
+        };
         let kustomize = crate::kustomize::non_resources(sources);
-        ix.load_source(id, &sources[id], kustomize.get(&id));
+        for &id in ids {
+            ix.load_source(id, &sources[id], kustomize.get(&id));
+        }
         ix.finish_load(sources);
         ix.build_views();
         ix
     }
 
+    /// Indexes `sources` for the default Kubernetes release.
     pub fn build(sources: &[Source]) -> Index {
-        Index::load(sources).with_views()
+        Index::build_for(sources, crate::options::KubeVersion::DEFAULT)
+    }
+
+    /// Indexes `sources` for Kubernetes `version`.
+    pub fn build_for(sources: &[Source], version: crate::options::KubeVersion) -> Index {
+        Index::load(sources).with_views(version)
     }
 
     /// Reads every object of `sources`, and the files rendered ones came from, but builds no
@@ -129,8 +163,9 @@ impl Index {
         self.origins = crate::origin::collect(sources, self);
     }
 
-    /// Builds the typed views of a [loaded](Index::load) index.
-    pub(crate) fn with_views(mut self) -> Index {
+    /// Builds the typed views of a [loaded](Index::load) index, for Kubernetes `version`.
+    pub(crate) fn with_views(mut self, version: crate::options::KubeVersion) -> Index {
+        self.version = version;
         self.build_views();
         self
     }
@@ -440,9 +475,12 @@ fn parse_diag(sid: SourceId, document: usize, span: Span, message: String, help:
 }
 
 impl Index {
-    /// Objects defined more than once (same group, kind, namespace and name): `kubectl apply`
-    /// leaves the last definition, so the earlier ones are superseded. Definitions with the
-    /// same content are one object; different content is recorded for `duplicate-object`.
+    /// Objects defined more than once (same group, kind, namespace and name), resolved as
+    /// `kubectl apply` resolves them: the first definition creates the object, each later one
+    /// updates it and replaces it, unless the API server refuses the update (an immutable
+    /// field changed, see [`model::update`]), and then the object stays as it was. The
+    /// definitions that do not take effect are superseded. Definitions with the same content
+    /// are one object; different content is recorded for `duplicate-object`.
     fn find_duplicates(&mut self) {
         let group = |o: &Object| {
             o.api_version
@@ -450,9 +488,14 @@ impl Index {
                 .map_or("", |(g, _)| g)
                 .to_string()
         };
-        let mut last: HashMap<(String, Str, Option<Str>, Str), ObjId> = HashMap::new();
+        // The definition that stands so far, by object.
+        let mut standing: HashMap<(String, Str, Option<Str>, Str), ObjId> = HashMap::new();
         for (id, o) in self.objects.iter().enumerate() {
-            if o.name.is_empty() {
+            if o.root()
+                .at("metadata.name")
+                .and_then(Node::as_str)
+                .is_none_or(str::is_empty)
+            {
                 continue; // generateName: a new object every time
             }
             let key = (
@@ -461,27 +504,48 @@ impl Index {
                 o.namespace.clone(),
                 o.name.clone(),
             );
-            if let Some(prev) = last.insert(key, id) {
+            let Some(&prev) = standing.get(&key) else {
+                standing.insert(key, id);
+                continue;
+            };
+            let old = &self.objects[prev];
+            if crate::node::same_content(old.root(), o.root()) {
                 self.superseded.insert(prev);
-                if !crate::node::same_content(self.objects[prev].root(), o.root()) {
-                    self.duplicates.push((id, prev));
+                standing.insert(key, id);
+                continue;
+            }
+            match model::update::refusal(old, o) {
+                Some(refused) => {
+                    self.superseded.insert(id);
+                    self.duplicates.push(Duplicate {
+                        used: prev,
+                        other: id,
+                        refused: Some(refused),
+                    });
+                }
+                None => {
+                    self.superseded.insert(prev);
+                    standing.insert(key, id);
+                    self.duplicates.push(Duplicate {
+                        used: id,
+                        other: prev,
+                        refused: None,
+                    });
                 }
             }
         }
-        // Report each pair against the copy that is used.
-        let superseded = &self.superseded;
+        // Report each pair against the definition that finally stands.
         let objects = &self.objects;
         for d in self.duplicates.iter_mut() {
-            while superseded.contains(&d.0) {
-                let o = &objects[d.0];
-                let next = (d.0 + 1..objects.len()).find(|&j| {
-                    let p = &objects[j];
-                    p.kind == o.kind && p.namespace == o.namespace && p.name == o.name
-                });
-                match next {
-                    Some(n) => d.0 = n,
-                    None => break,
-                }
+            let o = &objects[d.used];
+            let key = (
+                group(o),
+                o.kind.clone(),
+                o.namespace.clone(),
+                o.name.clone(),
+            );
+            if let Some(&s) = standing.get(&key) {
+                d.used = s;
             }
         }
     }
@@ -531,6 +595,13 @@ impl Index {
             if !model::reaches_api_server(&obj.api_version, &obj.kind)
                 || self.superseded.contains(&id)
             {
+                continue;
+            }
+            // A version the release no longer serves: the object never exists.
+            if let Some(r) = crate::apiversions::removed(&obj.api_version, &obj.kind, self.version)
+            {
+                self.removed.push((id, r));
+                self.rejected.insert(id);
                 continue;
             }
             let mut r = Reader::new(obj, id, &mut diags);

@@ -64,6 +64,91 @@ pub fn non_resources(sources: &[Source]) -> HashMap<usize, UsedBy> {
     out
 }
 
+/// Whether a source is a kustomization file, by its name.
+pub fn is_kustomization(name: &str) -> bool {
+    NAMES.contains(&base_name(name))
+}
+
+/// The sources a kustomization's `resources` (and the older `bases`, and `components`)
+/// reach, each through the kustomizations of the directories it names, and the patch and
+/// generator inputs they use: everything `kubectl apply -k` reads for it, among `sources`.
+/// A directory without a kustomization in the input stands for the sources directly in it.
+/// The kustomizations reached are returned too (they are not roots).
+pub fn reach(sources: &[Source], kustomization: usize) -> (Vec<usize>, Vec<usize>) {
+    let by_path: HashMap<String, usize> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (normalize(&s.name), i))
+        .collect();
+    let mut by_dir: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, s) in sources.iter().enumerate() {
+        by_dir
+            .entry(parent(&normalize(&s.name)))
+            .or_default()
+            .push(i);
+    }
+    let mut seen = vec![false; sources.len()];
+    let mut reached = Vec::new();
+    let mut nested = Vec::new();
+    let mut todo = vec![kustomization];
+    while let Some(k) = todo.pop() {
+        if std::mem::replace(&mut seen[k], true) {
+            continue;
+        }
+        reached.push(k);
+        if k != kustomization {
+            nested.push(k);
+        }
+        let (docs, _) = yaml::parse_stream(&sources[k].text);
+        let Some(root) = docs.into_iter().find_map(|d| d.root) else {
+            continue;
+        };
+        let dir = parent(&normalize(&sources[k].name));
+        let mut targets: Vec<String> = named_files(&root)
+            .into_iter()
+            .filter_map(|(_, n)| n.as_str().map(|p| normalize(&join(&dir, p))))
+            .collect();
+        for key in ["resources", "bases", "components"] {
+            for r in root.get(key).and_then(Node::as_seq).unwrap_or(&[]) {
+                if let Some(p) = r.as_str().filter(|p| !p.contains("://")) {
+                    targets.push(normalize(&join(&dir, p)));
+                }
+            }
+        }
+        for t in targets {
+            if let Some(&sid) = by_path.get(&t) {
+                if !seen[sid] {
+                    if is_kustomization(&sources[sid].name) {
+                        todo.push(sid);
+                    } else {
+                        seen[sid] = true;
+                        reached.push(sid);
+                    }
+                }
+                continue;
+            }
+            // A directory: its kustomization, or else every file directly in it.
+            let members = by_dir.get(&t).map_or(&[][..], Vec::as_slice);
+            match members
+                .iter()
+                .find(|&&m| is_kustomization(&sources[m].name))
+            {
+                Some(&k) => todo.push(k),
+                None => {
+                    for &m in members {
+                        if !std::mem::replace(&mut seen[m], true) {
+                            reached.push(m);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    reached.sort_unstable();
+    nested.sort_unstable();
+    (reached, nested)
+}
+
 /// Every node of a kustomization that names a file used as a patch or generator input.
 fn named_files(root: &Node) -> Vec<(&'static str, &Node)> {
     let mut out = Vec::new();
@@ -108,7 +193,7 @@ fn base_name(name: &str) -> &str {
     name.rsplit(['/', '\\']).next().unwrap_or(name)
 }
 
-fn parent(path: &str) -> String {
+pub(crate) fn parent(path: &str) -> String {
     path.rsplit_once('/')
         .map_or(String::new(), |(d, _)| d.to_string())
 }
@@ -127,7 +212,7 @@ fn join(dir: &str, reference: &str) -> String {
 }
 
 /// Forward slashes, no `.` segments, `..` folded where it can be.
-fn normalize(path: &str) -> String {
+pub(crate) fn normalize(path: &str) -> String {
     let path = path.replace('\\', "/");
     let absolute = path.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();

@@ -13,8 +13,11 @@
 //! - no input makes the core panic; a broken document never hides the others.
 
 pub mod api;
+pub(crate) mod apiversions;
+pub mod applyset;
 pub(crate) mod audit;
 pub(crate) mod binding;
+pub(crate) mod drivers;
 pub mod finding;
 pub(crate) mod index;
 pub(crate) mod kube;
@@ -56,6 +59,22 @@ pub use sim::{ClaimPhase, Event, EventType, Reason, Simulation, VolumePhase};
 pub use source::{decode, DecodeError, Source};
 pub use value::yaml_to_json;
 
+/// Parts of the report.
+pub mod report {
+    use serde::{Deserialize, Serialize};
+
+    /// An apply set, as the report names it.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ApplySetOut {
+        pub kind: crate::applyset::SetKind,
+        /// The directory, kustomization file or source; empty for `--together`.
+        pub name: String,
+        /// Its files, in input order.
+        pub files: Vec<String>,
+    }
+}
+
 /// Version of the JSON output schema (docs/json-schema.md).
 pub const SCHEMA: &str = "pvlint/v1";
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -85,6 +104,10 @@ pub struct Report {
     pub schema: String,
     pub version: String,
     pub options: Options,
+    /// What was applied together (see [`applyset`]); a finding's `applySet` is a position here
+    /// when there is more than one.
+    #[serde(default)]
+    pub apply_sets: Vec<report::ApplySetOut>,
     pub findings: Vec<Finding>,
     /// Findings a `pvlint.io/ignore` annotation suppressed, in the same form.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -124,45 +147,88 @@ struct Run {
 }
 
 pub(crate) fn lint_request(req: &Request) -> Report {
-    lint_loaded(req, None)
+    let sets = applyset::partition(&req.sources, req.grouping());
+    lint_loaded(req, &sets, None)
 }
 
 /// [`lint_request`], with each source's text dropped once the objects are read from it (see
-/// [`api::lint_and_drop_texts`]).
+/// [`api::lint_and_drop_texts`]): for a request whose input is one apply set.
 pub(crate) fn lint_request_dropping_texts(req: &mut Request) -> Report {
-    if req.audit || req.each_file {
-        return lint_request(req);
+    let sets = applyset::partition(&req.sources, req.grouping());
+    if req.audit || req.each_file || sets.len() != 1 || sets[0].sources.len() != req.sources.len() {
+        return lint_loaded(req, &sets, None);
     }
     let loaded = index::Index::load(&req.sources);
     for s in &mut req.sources {
         s.drop_text();
     }
-    lint_loaded(req, Some(loaded))
+    lint_loaded(req, &sets, Some(loaded))
 }
 
-/// Lints `req`; `loaded` is its manifests' index, [loaded](index::Index::load) already
-/// (for a request that is neither `each_file` nor `audit`).
-fn lint_loaded(req: &Request, loaded: Option<index::Index>) -> Report {
-    let mut cluster = index::Index::build(&req.cluster);
+/// Lints `req`, apply set by apply set; `loaded` is its manifests' index,
+/// [loaded](index::Index::load) already (for a request that is one apply set, not an audit).
+fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index::Index>) -> Report {
+    let mut cluster = index::Index::build_for(&req.cluster, req.options.kube_version);
     let cluster_given = !req.cluster.is_empty();
     let mut all = Run::default();
     if req.audit {
         all = audit::run(req, &mut cluster);
-    } else if req.each_file {
-        for id in 0..req.sources.len() {
-            let mut ix = index::Index::build_one(&req.sources, id);
-            let run = run_rules(&req.sources, &mut ix, &cluster, cluster_given, &req.options);
+    } else if let Some(ix) = loaded {
+        let mut ix = ix.with_views(req.options.kube_version);
+        all = run_rules(
+            &req.sources,
+            &mut ix,
+            (&cluster, cluster_given),
+            &req.options,
+            &sim::Elsewhere::default(),
+        );
+    } else {
+        // With several sets, each finding says which set it is about.
+        let tag = sets.len() > 1;
+        let mut indexes: Vec<index::Index> = sets
+            .iter()
+            .map(|set| {
+                index::Index::build_set(&req.sources, &set.sources, req.options.kube_version)
+            })
+            .collect();
+        // What the other sets define cluster-wide: for apply sets of one repository, not for
+        // files linted each on its own, nor when the cluster is known.
+        let elsewhere = if tag
+            && req.grouping() == applyset::Grouping::Directory
+            && !cluster_given
+            && !req.options.complete
+        {
+            sim::Elsewhere::collect(&indexes.iter().collect::<Vec<_>>(), &req.sources)
+        } else {
+            sim::Elsewhere::default()
+        };
+        for (n, ix) in indexes.iter_mut().enumerate() {
+            let hints = elsewhere.for_set(n);
+            let mut run = run_rules(
+                &req.sources,
+                ix,
+                (&cluster, cluster_given),
+                &req.options,
+                &hints,
+            );
+            if tag {
+                for f in run.findings.iter_mut().chain(run.suppressed.iter_mut()) {
+                    f.apply_set = Some(n as u32);
+                }
+            }
             all.findings.extend(run.findings);
             all.suppressed.extend(run.suppressed);
             all.documents += run.documents;
             all.objects += run.objects;
         }
-    } else {
-        let mut ix = match loaded {
-            Some(ix) => ix.with_views(),
-            None => index::Index::build(&req.sources),
-        };
-        all = run_rules(&req.sources, &mut ix, &cluster, cluster_given, &req.options);
+        if tag {
+            // A file in two sets (a base two overlays share) says the same about itself in
+            // each: once is enough, with the first set's name.
+            sort(&mut all.findings);
+            dedup_across_sets(&mut all.findings);
+            sort(&mut all.suppressed);
+            dedup_across_sets(&mut all.suppressed);
+        }
     }
     report_cluster_problems(
         &req.sources,
@@ -185,10 +251,34 @@ fn lint_loaded(req: &Request, loaded: Option<index::Index>) -> Report {
         schema: SCHEMA.to_string(),
         version: VERSION.to_string(),
         options: req.options.clone(),
+        apply_sets: sets
+            .iter()
+            .map(|s| report::ApplySetOut {
+                kind: s.kind,
+                name: s.name.clone(),
+                files: s
+                    .sources
+                    .iter()
+                    .map(|&i| req.sources[i].name.to_string())
+                    .collect(),
+            })
+            .collect(),
         findings: all.findings,
         suppressed: all.suppressed,
         summary,
     }
+}
+
+/// Drops findings that repeat the one before them but for their apply set (the findings are
+/// sorted).
+fn dedup_across_sets(findings: &mut Vec<Finding>) {
+    findings.dedup_by(|later, earlier| {
+        let set = later.apply_set;
+        later.apply_set = earlier.apply_set;
+        let same = later == earlier;
+        later.apply_set = set;
+        same
+    });
 }
 
 /// Runs every rule over the manifests applied onto the cluster; findings sorted, one per root
@@ -202,9 +292,9 @@ fn lint_loaded(req: &Request, loaded: Option<index::Index>) -> Report {
 fn run_rules(
     sources: &[Source],
     ix: &mut index::Index,
-    cluster: &index::Index,
-    cluster_given: bool,
+    (cluster, cluster_given): (&index::Index, bool),
     options: &Options,
+    elsewhere: &sim::Elsewhere,
 ) -> Run {
     let enabled: Vec<&Rule> = rules::ALL
         .iter()
@@ -226,7 +316,7 @@ fn run_rules(
     let annotations = Annotations::read(ix);
     ix.release_trees();
     let ix: &index::Index = ix;
-    let world = sim::simulate(cluster, ix, options, cluster_given);
+    let world = sim::simulate_with(cluster, ix, options, cluster_given, elsewhere);
     run_stage(
         Reads::Simulation,
         &enabled,
@@ -306,6 +396,7 @@ fn settle(
     options: &Options,
     mut findings: Vec<Finding>,
 ) -> (Vec<Finding>, Vec<Finding>) {
+    grade(&mut findings);
     for f in &mut findings {
         if let Some(sev) = options
             .rules
@@ -317,6 +408,21 @@ fn settle(
     }
     annotations.origins.annotate(&mut findings);
     annotations.ignored.split(findings)
+}
+
+/// Certainty decides severity: an error says the input fails (or loses data) on every cluster
+/// consistent with it. A finding whose consequence rests on an assumption about the cluster
+/// (a class or driver the input does not define, a default class, what else exists there)
+/// is at most a warning, whatever the rule says; with that knowledge given (`--complete`,
+/// `--cluster-state`, `--against-cluster`, `--default-class`), the same outcome is an error.
+/// Rules state their assumptions; this is the one place that grades them. A rule's configured
+/// severity (`.pvlint.yaml`) is applied after it, as the user's word.
+pub(crate) fn grade(findings: &mut [Finding]) {
+    for f in findings {
+        if f.severity == Severity::Error && f.rests_on_assumptions() {
+            f.severity = Severity::Warning;
+        }
+    }
 }
 
 /// Whether a rule runs under these options (`off` in the config file: not at all).
@@ -517,9 +623,9 @@ status:
         let run = super::run_rules(
             &sources,
             &mut ix,
-            &Index::default(),
-            false,
+            (&Index::default(), false),
             &Options::default(),
+            &crate::sim::Elsewhere::default(),
         );
         assert!(ix.objects.iter().all(|o| o.tree_released()));
         let rules =

@@ -15,6 +15,12 @@ pub struct KubeVersion {
     pub minor: u32,
 }
 
+impl Default for KubeVersion {
+    fn default() -> Self {
+        KubeVersion::DEFAULT
+    }
+}
+
 impl KubeVersion {
     /// The release pvlint assumes when not told (all version-dependent behaviour pvlint
     /// models is the same from 1.33 on).

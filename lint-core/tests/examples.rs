@@ -51,19 +51,19 @@ const EXPECTED: &[(&str, &str, u32, Severity)] = &[
     // myclaim leaves storageClassName out, so on a cluster with a default class it never gets pv3.
     ("seed-001-phase-transitions/broken.yaml", "invalid-nfs-server", 18, Severity::Error),
     ("seed-001-phase-transitions/broken.yaml", "recycle-policy-deprecated", 19, Severity::Warning),
-    ("seed-001-phase-transitions/broken.yaml", "implicit-default-class", 26, Severity::Error),
+    ("seed-001-phase-transitions/broken.yaml", "implicit-default-class", 26, Severity::Warning),
     ("seed-001-phase-transitions/exported-after-binding.yaml", "stale-claim-ref-uid", 31, Severity::Error),
     ("seed-001-phase-transitions/exported-after-binding.yaml", "invalid-nfs-server", 34, Severity::Error),
     // Seed 002: the StorageClass typo that drops is-default-class; the hostPath claim that cannot
     // get its volume; one volume for three replicas (web-1 and web-2 stay Pending).
     ("seed-002-statefulset-pool/broken-default-class-typo.yaml", "unknown-field", 8, Severity::Error),
     ("seed-002-statefulset-pool/broken-hostpath-too-small.yaml", "hostpath-persistent-volume", 26, Severity::Info),
-    ("seed-002-statefulset-pool/broken-hostpath-too-small.yaml", "implicit-default-class", 9, Severity::Error),
+    ("seed-002-statefulset-pool/broken-hostpath-too-small.yaml", "implicit-default-class", 9, Severity::Warning),
     // The class "nfs" is only a label of the static volumes here: assumed, so a warning.
     ("seed-002-statefulset-pool/broken-single-pv.yaml", "static-pool-shortfall", 27, Severity::Warning),
     // Seed 003: RWO claim under a surging rolling update.
     ("seed-003-rwo-rolling-update/broken-as-reported.yaml", "rwo-rolling-surge", 13, Severity::Warning),
-    ("seed-003-rwo-rolling-update/broken-defaults.yaml", "rwo-rolling-surge", 17, Severity::Error),
+    ("seed-003-rwo-rolling-update/broken-defaults.yaml", "rwo-rolling-surge", 17, Severity::Warning),
     // Seed 004: Delete without the finalizer (info on current releases, see below for 1.23).
     ("seed-004-pv-deleted-before-pvc/broken.yaml", "delete-policy-without-finalizer", 40, Severity::Info),
 ];

@@ -48,9 +48,15 @@ impl Attach {
 }
 
 /// Whether a CSI driver attaches: its CSIDriver object (`csi_driver(name)` answers
-/// `attachRequired` for objects pvlint knows), else the published object of well-known
-/// drivers, else assumed.
+/// `attachRequired` for objects pvlint knows), else what [`crate::drivers`] knows of it, else
+/// assumed. A node-local driver's volumes are pinned to their node.
 pub fn driver(name: &str, csi_driver: impl Fn(&str) -> Option<bool>) -> Attach {
+    let known = crate::drivers::driver(name);
+    if known.is_some_and(|d| d.node_local) {
+        return Attach::Pinned {
+            why: format!("{name} volumes are local to one node, where every pod using one runs"),
+        };
+    }
     if let Some(required) = csi_driver(name) {
         return if required {
             Attach::Exclusive {
@@ -62,23 +68,21 @@ pub fn driver(name: &str, csi_driver: impl Fn(&str) -> Option<bool>) -> Attach {
             }
         };
     }
-    if let Some((_, why)) = kube::NON_ATTACHABLE_DRIVERS
-        .iter()
-        .find(|(n, _)| *n == name)
-    {
-        return Attach::Never {
-            why: format!("{name}: {why}"),
-        };
-    }
-    if kube::ATTACHABLE_DRIVERS.contains(&name) {
-        return Attach::Exclusive {
+    match known.map(|d| d.attach) {
+        Some(crate::drivers::Attach::Required) => Attach::Exclusive {
             why: format!("{name} volumes attach to one node"),
-        };
-    }
-    Attach::Assumed {
-        why: format!(
-            "no CSIDriver object for {name} is known, and without one Kubernetes attaches its volumes"
-        ),
+        },
+        Some(crate::drivers::Attach::NotRequired) => Attach::Never {
+            why: format!("{name}: its CSIDriver has attachRequired: false"),
+        },
+        Some(crate::drivers::Attach::NotCsi) => Attach::Never {
+            why: format!("{name} creates hostPath volumes, which never attach"),
+        },
+        None => Attach::Assumed {
+            why: format!(
+                "no CSIDriver object for {name} is known, and without one Kubernetes attaches its volumes"
+            ),
+        },
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod live;
 mod meta;
 mod storage;
+pub(crate) mod update;
 pub(crate) mod validation;
 mod workload;
 

@@ -547,7 +547,14 @@ pub(crate) fn workload(obj: &Object, kind: super::WorkloadKind, r: &mut Reader<'
         kind,
         K::Deployment | K::StatefulSet | K::DaemonSet | K::ReplicaSet
     ) {
+        // extensions/v1beta1 and apps/v1beta1 default a missing selector to the template's
+        // labels (their SetDefaults_*); apps/v1beta2 and apps/v1 require it.
+        let defaults_selector = matches!(
+            obj.api_version.as_str(),
+            "extensions/v1beta1" | "apps/v1beta1"
+        );
         match root.at("spec.selector").filter(|n| !n.is_null()) {
+            None if defaults_selector => {}
             // A DaemonSet's nil selector is not "required" but matches nothing.
             None if kind == K::DaemonSet => reject(r, at(obj, "spec.template.metadata.labels"), "spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`".into(), "add spec.selector.matchLabels matching the template's labels"),
             None => reject(r, at(obj, "spec"), "spec.selector: Required value".into(), "add spec.selector.matchLabels matching the template's labels"),

@@ -1,6 +1,7 @@
 //! rustc-style output: severity and rule, message, file:line:col, the source line with a
 //! caret under the field, the object, a help line and a suggested snippet.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::finding::{Finding, Location, Severity};
@@ -96,7 +97,15 @@ fn snippet(
 
 /// `objects`: point at the object (kind, namespace/name, field) instead of a file position
 /// and snippet: the findings of `pvlint cluster` are about live objects.
-fn finding(out: &mut String, p: &Paint, sources: &Sources<'_>, f: &Finding, objects: bool) {
+/// `set`: the apply set to name, for a finding on a file that is in more than one.
+fn finding(
+    out: &mut String,
+    p: &Paint,
+    sources: &Sources<'_>,
+    f: &Finding,
+    objects: bool,
+    set: Option<&str>,
+) {
     let gutter = std::iter::once(f.location.line)
         .chain(f.related.iter().map(|r| r.location.line))
         .max()
@@ -152,6 +161,14 @@ fn finding(out: &mut String, p: &Paint, sources: &Sources<'_>, f: &Finding, obje
             format!(", field {}", f.path)
         };
         let _ = writeln!(out, "{pad} {} object: {}{at}", p.blue("="), o.display());
+    }
+    if let Some(set) = set {
+        let _ = writeln!(
+            out,
+            "{pad} {} {} {set}",
+            p.blue("="),
+            p.bold("applied with:")
+        );
     }
     if let Some(c) = &f.consequence {
         let _ = writeln!(
@@ -238,8 +255,24 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
     let p = Paint { on: opts.color };
     let mut out = String::new();
     let by_name: Sources<'_> = sources.iter().map(|s| (s.name.as_str(), s)).collect();
+    // Files in more than one apply set (a base two overlays share): their findings say which.
+    let mut sets_of: HashMap<&str, usize> = HashMap::new();
+    for set in &report.apply_sets {
+        for file in &set.files {
+            *sets_of.entry(file.as_str()).or_default() += 1;
+        }
+    }
     for f in &report.findings {
-        finding(&mut out, &p, &by_name, f, false);
+        let set = f
+            .apply_set
+            .filter(|_| {
+                sets_of
+                    .get(f.location.file.as_str())
+                    .is_some_and(|&n| n > 1)
+            })
+            .and_then(|n| report.apply_sets.get(n as usize))
+            .map(|s| s.name.as_str());
+        finding(&mut out, &p, &by_name, f, false, set);
     }
     let s = &report.summary;
     let mut counts = format!(
@@ -254,9 +287,13 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
             s.suppressed
         ));
     }
+    let sets = match report.apply_sets.len() {
+        0 | 1 => String::new(),
+        n => format!(", {n} apply sets"),
+    };
     let _ = writeln!(
         out,
-        "{}: {counts} in {} ({}, {})",
+        "{}: {counts} in {}{sets} ({}, {})",
         p.bold("pvlint"),
         plural(s.sources, "source", "sources"),
         plural(s.documents, "document", "documents"),
@@ -273,7 +310,7 @@ pub fn human_cluster(report: &Report, what: &str, opts: HumanOptions) -> String 
     let mut out = String::new();
     let none = Sources::new();
     for f in &report.findings {
-        finding(&mut out, &p, &none, f, true);
+        finding(&mut out, &p, &none, f, true, None);
     }
     let s = &report.summary;
     let counts = format!(

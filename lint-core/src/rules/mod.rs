@@ -44,6 +44,7 @@ mod parse_error;
 mod prebound_volume_mismatch;
 mod provisioner_not_served;
 mod recycle_policy_deprecated;
+mod removed_api_version;
 mod rwo_rolling_surge;
 mod rwo_shared_by_replicas;
 mod server_populated_fields;
@@ -82,6 +83,7 @@ pub static ALL: &[&Rule] = &[
     &prebound_volume_mismatch::RULE,
     &provisioner_not_served::RULE,
     &recycle_policy_deprecated::RULE,
+    &removed_api_version::RULE,
     &rwo_rolling_surge::RULE,
     &rwo_shared_by_replicas::RULE,
     &server_populated_fields::RULE,
@@ -403,7 +405,15 @@ impl Context<'_> {
             _ => format!("ends {:?}", phase.expect("not rejected")),
         };
         let mut assumptions = Vec::new();
-        if let Some(class) = w.class(c.class_name()) {
+        // What is assumed about the claim's class matters only where the class decides the
+        // outcome: a claim that waits or is provisioned, not one bound to (or Lost from) a
+        // volume it names or that names it.
+        let class_decides = match &c.state {
+            ClaimState::Pending(_) => true,
+            ClaimState::Bound { how, .. } => matches!(how, sim::BindHow::Provisioned { .. }),
+            ClaimState::Lost(_) | ClaimState::Rejected(_) => false,
+        };
+        if let Some(class) = w.class(c.class_name()).filter(|_| class_decides) {
             if let Some(a) = class.assumption() {
                 assumptions.push(a.describe());
             }
@@ -588,6 +598,7 @@ impl Sink<'_> {
             help: Str::default(),
             suggestion: None,
             related: Vec::new(),
+            apply_set: None,
             cause: None,
         });
         self.out.last_mut().expect("just pushed")

@@ -1,5 +1,5 @@
 use super::prelude::*;
-use crate::model::{PodCount, Strategy};
+use crate::model::{Placement, PodCount, Strategy};
 
 pub const RULE: Rule = Rule {
     id: "rwo-rolling-surge",
@@ -87,33 +87,47 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     } else {
                         Severity::Warning
                     },
-                    None,
+                    Vec::new(),
                 )
             } else {
                 let attach = sim.attachment(cid);
                 if !attach.contends() {
                     continue;
                 }
+                // Both pods on one node share a ReadWriteOnce volume there.
+                if matches!(w.placement, Placement::OneNode(_)) {
+                    continue;
+                }
                 let outcome = if hangs {
-                    format!("the new pod is created before the old one is removed; if it is scheduled to another node its volume cannot attach there (Warning FailedAttachVolume \"Multi-Attach error for volume ... Volume is already used by pod(s) ...\") and the rollout hangs (ProgressDeadlineExceeded), because the old pod is only removed once the new one is available ({})", attach.why())
+                    format!("the new pod is created before the old one is removed; scheduled to another node, its volume cannot attach there (Warning FailedAttachVolume \"Multi-Attach error for volume ... Volume is already used by pod(s) ...\") and the rollout hangs (ProgressDeadlineExceeded), because the old pod is only removed once the new one is available ({})", attach.why())
                 } else {
                     format!("the new pod may land on another node and wait on Multi-Attach (Warning FailedAttachVolume) until the old pod, stopped at the same time, detaches the volume ({})", attach.why())
                 };
-                let sev = if hangs && !attach.assumed() {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                };
+                let mut assumptions: Vec<String> = sim
+                    .attachment_assumption(cid)
+                    .iter()
+                    .map(Assumption::describe)
+                    .collect();
+                if attach.assumed() {
+                    assumptions
+                        .push(Assumption::DriverAttaches(Str::from(attach.why())).describe());
+                }
+                // A required anti-affinity on the node sends the new pod elsewhere for sure.
+                if w.placement != Placement::Apart {
+                    assumptions.push(Assumption::PodsOnSeveralNodes.describe());
+                }
                 (
                     format!(
                         "Deployment {} surges a second pod onto ReadWriteOnce claim {name}",
                         w.name
                     ),
                     outcome,
-                    sev,
-                    attach
-                        .assumed()
-                        .then(|| format!("the volume attaches to one node ({})", attach.why())),
+                    if hangs {
+                        Severity::Error
+                    } else {
+                        Severity::Warning
+                    },
+                    assumptions,
                 )
             };
             let f = sink.report(ctx, w.obj, field, headline);

@@ -1,5 +1,5 @@
 use super::prelude::*;
-use crate::model::{Concurrency, PodCount, WorkloadKind};
+use crate::model::{Concurrency, Placement, PodCount, WorkloadKind};
 
 pub const RULE: Rule = Rule {
     id: "rwo-shared-by-replicas",
@@ -128,7 +128,7 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     format!("{kind} {} runs {pods} on ReadWriteOncePod claim {name}", w.name),
                     "only one pod can use it; the scheduler keeps the others Pending (FailedScheduling \"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\")".to_string(),
                     Severity::Error,
-                    None,
+                    Vec::new(),
                 )
             } else {
                 // A live cluster of one node (kind, k3s, minikube): every pod runs where the
@@ -136,22 +136,39 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 if ctx.live.is_some_and(|l| l.nodes.len() == 1) {
                     continue;
                 }
+                // Pods kept on one node share a ReadWriteOnce volume there.
+                if matches!(w.placement, Placement::OneNode(_)) {
+                    continue;
+                }
                 let attach = sim.attachment(cid);
                 let assumed = attach.assumed();
                 match attach {
                     Attach::Exclusive { why } | Attach::Assumed { why } => {
+                        let mut assumptions: Vec<String> = sim
+                            .attachment_assumption(cid)
+                            .iter()
+                            .map(Assumption::describe)
+                            .collect();
+                        if assumed {
+                            assumptions.push(Assumption::DriverAttaches(Str::from(why.as_str())).describe());
+                        }
+                        // Forced apart by a required anti-affinity: on different nodes for sure
+                        // (beyond the first, those pods stay Pending if nodes run out).
+                        if w.placement != Placement::Apart {
+                            assumptions.push(Assumption::PodsOnSeveralNodes.describe());
+                        }
                         (
                             format!("{kind} {} runs {pods} on ReadWriteOnce claim {name}", w.name),
                             format!("its volume attaches to one node ({why}), so pods scheduled to other nodes fail with Warning FailedAttachVolume (Multi-Attach error) and stay in ContainerCreating"),
-                            if assumed { Severity::Warning } else { Severity::Error },
-                            assumed.then(|| format!("the volume's driver attaches volumes to nodes ({why})")),
+                            Severity::Error,
+                            assumptions,
                         )
                     }
                     Attach::Never { why } => (
                         format!("{kind} {} runs {pods} on ReadWriteOnce claim {name}", w.name),
                         format!("its volume never attaches ({why}), so all pods mount it and nothing enforces the one-node access mode"),
                         Severity::Info,
-                        None,
+                        Vec::new(),
                     ),
                     _ => continue,
                 }

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use super::state::*;
-use super::World;
+use super::{Elsewhere, World};
 use crate::binding::class::{Created, WrittenClass};
 use crate::binding::{ClaimSpec, SourceKind, VolumeSpec};
 use crate::index::Index;
@@ -59,7 +59,7 @@ fn written_class(c: &Pvc) -> WrittenClass {
 }
 
 impl World {
-    pub(crate) fn load(&mut self, cluster: &Index, manifests: &Index) {
+    pub(crate) fn load(&mut self, cluster: &Index, manifests: &Index, elsewhere: &Elsewhere) {
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
             for sc in &ix.classes {
                 if !ix.is_rejected(sc.obj) {
@@ -69,6 +69,9 @@ impl World {
             for d in &ix.csi_drivers {
                 self.drivers.insert(d.name.to_string(), d.attach_required);
             }
+        }
+        if !self.cluster_known {
+            self.add_elsewhere(elsewhere);
         }
         self.add_default_class();
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
@@ -96,6 +99,33 @@ impl World {
             .count();
         self.volumes.shrink_to_fit();
         self.volumes.reserve_exact(may_provision);
+    }
+
+    /// Classes and drivers other apply sets of the input define, for names this one does not.
+    /// A default class there stands for the cluster's unless this set or the options name one.
+    fn add_elsewhere(&mut self, elsewhere: &Elsewhere) {
+        let own_default =
+            self.classes.iter().any(|c| c.is_default) || self.options.default_class.is_some();
+        for c in &elsewhere.classes {
+            if self.classes.iter().any(|k| k.name == c.name) {
+                continue;
+            }
+            self.classes.push(Class {
+                name: c.name.clone(),
+                provisioner: Some(c.provisioner.clone()),
+                reclaim: c.reclaim,
+                wait_for_first_consumer: c.wait_for_first_consumer,
+                is_default: c.is_default && !own_default,
+                created: Created::At(None),
+                knowledge: ClassKnowledge::Assumed(Assumption::DefinedElsewhere {
+                    class: c.name.clone(),
+                    file: c.file.clone(),
+                }),
+            });
+        }
+        for (name, attach) in &elsewhere.drivers {
+            self.drivers.entry(name.to_string()).or_insert(*attach);
+        }
     }
 
     /// Loads more manifests onto the running world (the `apply` operation).
@@ -222,7 +252,8 @@ impl World {
                 continue;
             }
             // A well-known built-in class name: its provisioner too (the assumption says so).
-            let provisioner = crate::kube::well_known_class(&name).map(|(p, _)| p.to_string());
+            let provisioner =
+                crate::drivers::platform_class(&name).map(|c| c.provisioner.to_string());
             self.classes.push(Class {
                 name: Str::from(name),
                 provisioner: provisioner.map(Str::from),

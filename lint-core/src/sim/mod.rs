@@ -87,10 +87,121 @@ pub fn simulate(
     options: &Options,
     cluster_given: bool,
 ) -> World {
+    simulate_with(
+        cluster,
+        manifests,
+        options,
+        cluster_given,
+        &Elsewhere::default(),
+    )
+}
+
+/// [`simulate`], knowing what other apply sets of the input define (see [`Elsewhere`]).
+pub fn simulate_with(
+    cluster: &Index,
+    manifests: &Index,
+    options: &Options,
+    cluster_given: bool,
+    elsewhere: &Elsewhere,
+) -> World {
     let mut w = World::new(options, cluster_given || options.complete);
-    w.load(cluster, manifests);
+    w.load(cluster, manifests, elsewhere);
     w.run();
     w
+}
+
+/// What the input's other apply sets define cluster-wide: StorageClasses and CSIDrivers. A
+/// repository that installs its storage in one directory (`infra/`) and its apps in others
+/// applies them apart, onto the same cluster: for a set that names a class it does not define,
+/// the definition elsewhere in the input is the best knowledge of that class, and stays an
+/// assumption ([`Assumption::DefinedElsewhere`]). Used only when the cluster is not given
+/// (`--cluster-state`, `--complete` know better); names defined differently in two places are
+/// left out.
+#[derive(Debug, Default, Clone)]
+pub struct Elsewhere {
+    pub(crate) classes: Vec<ElsewhereClass>,
+    pub(crate) drivers: Vec<(Str, bool)>,
+}
+
+/// A StorageClass another apply set defines.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ElsewhereClass {
+    pub name: Str,
+    pub provisioner: Str,
+    pub reclaim: crate::kube::ReclaimPolicy,
+    pub wait_for_first_consumer: bool,
+    pub is_default: bool,
+    /// The file that defines it.
+    pub file: Str,
+    /// The apply set that defines it.
+    pub set: usize,
+}
+
+impl Elsewhere {
+    /// Collects the classes and drivers each apply set's index defines.
+    pub(crate) fn collect(sets: &[&Index], sources: &[crate::source::Source]) -> Elsewhere {
+        let mut out = Elsewhere::default();
+        for (set, ix) in sets.iter().enumerate() {
+            for sc in ix.classes.iter().filter(|c| !ix.is_rejected(c.obj)) {
+                out.classes.push(ElsewhereClass {
+                    name: sc.name.clone(),
+                    provisioner: sc
+                        .provisioner
+                        .as_ref()
+                        .map(|p| p.value.clone())
+                        .unwrap_or_default(),
+                    reclaim: sc
+                        .reclaim
+                        .as_ref()
+                        .map_or(crate::kube::ReclaimPolicy::Delete, |r| r.value),
+                    wait_for_first_consumer: sc.wait_for_first_consumer,
+                    is_default: sc.is_default.is_some(),
+                    file: Str::from(sources[ix.object(sc.obj).source].name.as_str()),
+                    set,
+                });
+            }
+            for d in &ix.csi_drivers {
+                out.drivers.push((d.name.clone(), d.attach_required));
+            }
+        }
+        out
+    }
+
+    /// What apply set `set` may assume from the others: each class defined the same way
+    /// wherever it is defined; at most one default.
+    pub(crate) fn for_set(&self, set: usize) -> Elsewhere {
+        let mut classes: Vec<ElsewhereClass> = Vec::new();
+        let mut conflicting = std::collections::HashSet::new();
+        for c in self.classes.iter().filter(|c| c.set != set) {
+            match classes.iter().find(|k| k.name == c.name) {
+                Some(k) => {
+                    let same = (
+                        &k.provisioner,
+                        k.reclaim,
+                        k.wait_for_first_consumer,
+                        k.is_default,
+                    ) == (
+                        &c.provisioner,
+                        c.reclaim,
+                        c.wait_for_first_consumer,
+                        c.is_default,
+                    );
+                    if !same {
+                        conflicting.insert(c.name.clone());
+                    }
+                }
+                None => classes.push(c.clone()),
+            }
+        }
+        classes.retain(|c| !conflicting.contains(&c.name));
+        if classes.iter().filter(|c| c.is_default).count() > 1 {
+            classes.iter_mut().for_each(|c| c.is_default = false);
+        }
+        Elsewhere {
+            classes,
+            drivers: self.drivers.clone(),
+        }
+    }
 }
 
 /// The key [`World::claim_by_key`] finds a claim by: its namespace and name.
@@ -282,16 +393,34 @@ impl World {
                     })
                 }
                 None => Attach::Assumed {
-                    why: format!(
-                        "the provisioner of StorageClass {} is not known",
-                        self.class_display(class)
-                    ),
+                    why: match crate::drivers::ambiguous_class(&class.name) {
+                        Some(meanings) => format!(
+                            "StorageClass {} is not defined, and by its name it is {meanings}",
+                            class.name
+                        ),
+                        None => format!(
+                            "the provisioner of StorageClass {} is not known",
+                            self.class_display(class)
+                        ),
+                    },
                 },
             },
             None => Attach::Assumed {
                 why: "its volume is not known".into(),
             },
         }
+    }
+
+    /// What [`World::attachment`] rests on, when it was read from an assumed class (the claim
+    /// has no volume yet).
+    pub fn attachment_assumption(&self, id: ClaimId) -> Option<Assumption> {
+        if self.binding_of(id).is_some() {
+            return None;
+        }
+        let c = self.claim(id);
+        self.class(c.class_name())
+            .and_then(Class::assumption)
+            .cloned()
     }
 
     /// A class's name for messages ("the cluster's default class" for the assumed one).

@@ -166,12 +166,15 @@ impl Assumption {
     pub fn describe(&self) -> String {
         match self {
             Assumption::DefaultClassExists => "the cluster has a default StorageClass (almost every cluster does); pvlint does not know its name or provisioner (--default-class NAME or --no-default-class say what the cluster has)".into(),
-            Assumption::ClassExists(c) => match crate::kube::well_known_class(c) {
-                Some((provisioner, whose)) => format!("StorageClass {c}, which the input does not define, exists in the cluster and is, by its name, {whose} (provisioner {provisioner}) (pass --cluster-state or --complete to check)"),
+            Assumption::ClassExists(c) => match crate::drivers::platform_class(c) {
+                Some(pc) => format!("StorageClass {c}, which the input does not define, exists in the cluster and is, by its name, {} (provisioner {}) (pass --cluster-state or --complete to check)", pc.installed_by, pc.provisioner),
                 None => format!("StorageClass {c}, which the input does not define, exists in the cluster and provisions volumes (pass --cluster-state or --complete to check)"),
             },
             Assumption::StaticClassOnly(c) => format!("no StorageClass {c} exists: the input uses \"{c}\" only as a label on its static volumes (pass --cluster-state or --complete to make this certain)"),
             Assumption::NoOtherVolumes => "the cluster has no PersistentVolume that matches it besides those in the input (pass --cluster-state or --complete to check)".into(),
+            Assumption::DriverAttaches(why) => format!("the volume attaches to one node at a time ({why}); a CSIDriver object in the input, or --cluster-state, says for sure"),
+            Assumption::PodsOnSeveralNodes => "the scheduler puts the pods on different nodes (a cluster of more than one node where the volume can be used; its default spreading prefers nodes without the workload's pods); on a one-node cluster, or with affinity that keeps them together, they share the node".into(),
+            Assumption::DefinedElsewhere { class, file } => format!("StorageClass {class} is installed in the cluster as {file} defines it (another apply set of the input)"),
         }
     }
 }

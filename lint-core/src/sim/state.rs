@@ -168,6 +168,17 @@ pub enum Assumption {
     StaticClassOnly(Str),
     /// No PersistentVolume of the cluster matches a claim, besides those in the input.
     NoOtherVolumes,
+    /// A volume's driver, which pvlint does not know, attaches its volumes to one node at a
+    /// time (as block storage does; Kubernetes attaches CSI volumes unless a CSIDriver object
+    /// says `attachRequired: false`). The text says why pvlint does not know.
+    DriverAttaches(Str),
+    /// The scheduler puts pods that share a volume on different nodes: the cluster has more
+    /// than one node the volume can be used on, and nothing in the pod template keeps the
+    /// pods together (the default spreading prefers nodes without the workload's pods).
+    PodsOnSeveralNodes,
+    /// A StorageClass the input defines in another apply set (a directory or kustomization it
+    /// is not applied with) is installed in the cluster as that file defines it.
+    DefinedElsewhere { class: Str, file: Str },
 }
 
 /// How a StorageClass is known to pvlint.

@@ -204,6 +204,7 @@ pub fn decide(request: &Value, settings: &Settings, lookup: &dyn Lookup) -> Resp
             cluster: cluster.clone().into_iter().collect(),
             options: options.clone(),
             each_file: false,
+            together: true,
             operations: Vec::new(),
             audit: false,
         })

@@ -1,0 +1,53 @@
+use super::prelude::*;
+
+pub const RULE: Rule = Rule {
+    id: "removed-api-version",
+    family: Family::Validity,
+    severity: Severity::Error,
+    summary: "An object uses an API version the Kubernetes release no longer serves (extensions/v1beta1, apps/v1beta1, ...)",
+    docs: Docs {
+        what: "Finds objects whose `apiVersion` the release given by `--kube-version` (default 1.34) no longer \
+               serves, from the Kubernetes deprecated API migration guide: the workloads of `extensions/v1beta1`, \
+               `apps/v1beta1` and `apps/v1beta2` (removed in 1.16), `storage.k8s.io/v1beta1` StorageClasses and \
+               CSIDrivers (1.22), `batch/v1beta1` CronJobs and `policy/v1beta1` (1.25), and the others of the \
+               guide. One finding per object, and nothing else about it.",
+        why: "The API server has no such resource: `kubectl apply` fails for the object (\"resource mapping not \
+              found ... no matches for kind \\\"Deployment\\\" in version \\\"extensions/v1beta1\\\"\") and it never \
+              exists. What the old version allowed (a Deployment without `selector`, defaulted from its labels) \
+              and what the new one requires differ, so the object needs rewriting, not only a new apiVersion.",
+        example: include_str!("../../tests/fixtures/removed-api-version/bad.yaml"),
+        fix: "Use the replacement version the finding names and adapt the object to it (apps/v1 requires \
+              `spec.selector` matching the template's labels).",
+        fixed: include_str!("../../tests/fixtures/removed-api-version/good.yaml"),
+        known_problems: "Judged for `--kube-version`: an older cluster may still serve the version.",
+    },
+    check,
+    reads: Reads::Written,
+};
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    for &(id, removed) in &ctx.index.removed {
+        let o = ctx.obj(id);
+        let headline = format!(
+            "{} {} uses {}, which Kubernetes {} no longer serves",
+            o.kind, o.name, o.api_version, removed.removed_in
+        );
+        let field = o.key_field("apiVersion");
+        sink.report(ctx, id, &field, headline)
+            .consequence(Consequence {
+                summary: Str::from(format!(
+                    "kubectl apply fails for it (no matches for kind \"{}\" in version \"{}\") and the object is never created; it is left out of the analysis",
+                    o.kind, o.api_version
+                )),
+                subject: None,
+                phase: None,
+                event: None,
+                storage: None,
+                assumptions: Vec::new(),
+            })
+            .help(format!(
+                "use apiVersion {} (removed in Kubernetes {}; see the Kubernetes deprecated API migration guide)",
+                removed.replacement, removed.removed_in
+            ));
+    }
+}

@@ -1,0 +1,174 @@
+//! What is applied together (`pvlint_core::applyset`): each directory, each kustomization root
+//! and standard input is linted as one apply set, as `kubectl apply -f DIR` / `-k DIR` apply
+//! them; `--together` makes the input one; `--each-file` each file one. StorageClasses other
+//! sets define stand, as assumptions, for the cluster's.
+
+use pvlint_core::applyset::SetKind;
+use pvlint_core::{api, Report, Request, Severity, Source};
+
+fn lint(files: &[(&str, &str)], together: bool) -> Report {
+    api::lint(&Request {
+        sources: files.iter().map(|(n, t)| Source::new(*n, *t)).collect(),
+        together,
+        ..Request::default()
+    })
+}
+
+fn rules(r: &Report) -> Vec<(&str, &str, Severity)> {
+    r.findings
+        .iter()
+        .map(|f| (f.rule.as_str(), f.location.file.as_str(), f.severity))
+        .collect()
+}
+
+const CLAIM_RWX: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: shared}\nspec:\n  accessModes: [ReadWriteMany]\n  storageClassName: files\n  resources: {requests: {storage: 1Gi}}\n";
+const CLAIM_RWO: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: shared}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: disks\n  resources: {requests: {storage: 1Gi}}\n";
+const WEB_3: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx}]\n      volumes: [{name: d, persistentVolumeClaim: {claimName: shared}}]\n";
+
+/// Two examples that each define claim `shared`, one ReadWriteMany for three replicas, one
+/// ReadWriteOnce for one pod: apart, neither is a redefinition of the other, and the replicas
+/// share the ReadWriteMany claim of their own directory.
+#[test]
+fn independent_directories_are_independent() {
+    let files = [
+        ("examples/shared-files/claim.yaml", CLAIM_RWX),
+        ("examples/shared-files/web.yaml", WEB_3),
+        ("examples/one-disk/claim.yaml", CLAIM_RWO),
+    ];
+    let r = lint(&files, false);
+    assert_eq!(r.apply_sets.len(), 2);
+    assert!(r.apply_sets.iter().all(|s| s.kind == SetKind::Directory));
+    assert_eq!(
+        r.apply_sets[0].files,
+        [
+            "examples/shared-files/claim.yaml",
+            "examples/shared-files/web.yaml"
+        ]
+    );
+    assert!(
+        !rules(&r)
+            .iter()
+            .any(|(rule, _, _)| *rule == "duplicate-object" || rule.starts_with("rwo-")),
+        "{:#?}",
+        r.findings
+    );
+    // Linted together, the ReadWriteOnce claim replaces the other... unless the API server
+    // refuses the update: it does (a claim's spec is immutable), so the first definition
+    // stands and the replicas still share the ReadWriteMany claim.
+    let r = lint(&files, true);
+    assert_eq!(r.apply_sets.len(), 1);
+    assert!(
+        rules(&r).contains(&(
+            "duplicate-object",
+            "examples/shared-files/claim.yaml",
+            Severity::Warning
+        )),
+        "{:#?}",
+        r.findings
+    );
+    assert!(!rules(&r)
+        .iter()
+        .any(|(rule, _, _)| rule.starts_with("rwo-")));
+}
+
+/// A class one example uses only as a label of its static volumes is not a label elsewhere.
+#[test]
+fn a_static_pool_label_stays_in_its_directory() {
+    let pool = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv0}\nspec:\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteOnce]\n  storageClassName: manual\n  nfs: {server: 10.0.0.1, path: /x}\n";
+    let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: big}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: manual\n  resources: {requests: {storage: 50Gi}}\n";
+    let apart = lint(&[("a/pv.yaml", pool), ("b/claim.yaml", claim)], false);
+    assert_eq!(
+        apart.summary.errors + apart.summary.warnings,
+        0,
+        "{:#?}",
+        apart.findings
+    );
+    // Together, "manual" is a label of the pool and the big claim fits no volume of it.
+    let together = lint(&[("a/pv.yaml", pool), ("b/claim.yaml", claim)], true);
+    assert!(
+        together.summary.errors + together.summary.warnings > 0,
+        "{:#?}",
+        together.findings
+    );
+}
+
+/// `kubectl apply -k overlays/prod`: the overlay reaches the base through its directory; the
+/// base's file is in both overlays' sets and its findings are reported once.
+#[test]
+fn kustomization_roots_share_their_base() {
+    let k = |res: &str| {
+        format!("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [{res}]\n")
+    };
+    let files = [
+        ("app/base/kustomization.yaml", k("claim.yaml, web.yaml")),
+        ("app/base/claim.yaml", CLAIM_RWO.to_string()),
+        ("app/base/web.yaml", WEB_3.to_string()),
+        ("app/overlays/prod/kustomization.yaml", k("../../base")),
+        ("app/overlays/dev/kustomization.yaml", k("../../base")),
+    ];
+    let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let r = lint(&files, false);
+    let kinds: Vec<(SetKind, &str)> = r
+        .apply_sets
+        .iter()
+        .map(|s| (s.kind, s.name.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (
+                SetKind::Kustomization,
+                "app/overlays/prod/kustomization.yaml"
+            ),
+            (
+                SetKind::Kustomization,
+                "app/overlays/dev/kustomization.yaml"
+            ),
+        ]
+    );
+    let shared: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.rule == "rwo-shared-by-replicas")
+        .collect();
+    assert_eq!(shared.len(), 1, "{:#?}", r.findings);
+    assert_eq!(shared[0].apply_set, Some(0));
+}
+
+/// StorageClasses another apply set defines stand for the cluster's: a repository's infra/
+/// installs a node-local default class, its apps/ claims use the default.
+#[test]
+fn classes_defined_elsewhere_are_assumed_installed() {
+    let infra = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: local-path\n  annotations: {storageclass.kubernetes.io/is-default-class: \"true\"}\nprovisioner: rancher.io/local-path\nvolumeBindingMode: WaitForFirstConsumer\n";
+    let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: shared}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n";
+    let app = format!("{claim}---\n{WEB_3}");
+    let with_infra = lint(&[("infra/sc.yaml", infra), ("apps/web.yaml", &app)], false);
+    assert!(
+        !with_infra
+            .findings
+            .iter()
+            .any(|f| f.rule.starts_with("rwo-")),
+        "{:#?}",
+        with_infra.findings
+    );
+    // Alone, the default class is unknown: the replicas' claim may attach (an assumption).
+    let alone = lint(&[("apps/web.yaml", &app)], false);
+    assert!(alone
+        .findings
+        .iter()
+        .any(|f| f.rule == "rwo-shared-by-replicas" && f.severity == Severity::Warning));
+    // Two sets defining the default differently: neither is assumed.
+    let other = infra.replace("rancher.io/local-path", "ebs.csi.aws.com");
+    let conflicting = lint(
+        &[
+            ("infra/a/sc.yaml", infra),
+            ("infra/b/sc.yaml", &other),
+            ("apps/web.yaml", &app),
+        ],
+        false,
+    );
+    assert!(conflicting
+        .findings
+        .iter()
+        .any(|f| f.rule == "rwo-shared-by-replicas"));
+}
