@@ -46,6 +46,10 @@ pub struct Index {
     strays: Vec<Diag>,
     /// A document of the source being loaded looks like a Kubernetes object that is broken.
     manifest_like: bool,
+    /// Documents with a template placeholder where pvlint reads a value, and sources whose
+    /// template syntax breaks YAML: unrendered templates.
+    pub(crate) template_docs: std::collections::HashSet<(SourceId, usize)>,
+    pub(crate) template_files: std::collections::HashSet<SourceId>,
     /// The Kubernetes release the input is applied to: it decides which API versions exist.
     pub(crate) version: crate::options::KubeVersion,
     /// Objects of an API version that release no longer serves: never created, nothing else
@@ -671,11 +675,22 @@ impl Index {
         }
         // Objects that never exist as written: the API server rejects them, or they are
         // unrendered templates (what they become is unknown).
-        self.rejected = diags
+        self.rejected.extend(
+            diags
+                .iter()
+                .filter(|d| d.rejects() || d.kind.unrendered())
+                .filter_map(|d| d.obj),
+        );
+        // Documents and files that are templates (before one note per source is kept).
+        for d in diags
             .iter()
-            .filter(|d| d.rejects() || d.kind.unrendered())
-            .filter_map(|d| d.obj)
-            .collect();
+            .filter(|d| matches!(d.kind, DiagKind::Template(_)))
+        {
+            match d.obj {
+                Some(_) => self.template_docs.insert((d.source, d.document)),
+                None => self.template_files.insert(d.source),
+            };
+        }
         // A partial patch is not wrong: kustomize completes it from a base pvlint does not
         // see. It is left out, without the API server's complaints.
         let (objects, rejected) = (&self.objects, &self.rejected);

@@ -175,12 +175,18 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
         all = audit::run(req, &mut cluster);
     } else if let Some(ix) = loaded {
         let mut ix = ix.with_views(req.options.kube_version);
+        let set = SetContext::new(
+            &sets[0],
+            req.grouping(),
+            &req.options,
+            sim::Elsewhere::default(),
+        );
         all = run_rules(
             &req.sources,
             &mut ix,
             (&cluster, cluster_given),
             &req.options,
-            &sim::Elsewhere::default(),
+            &set,
         );
     } else {
         // With several sets, each finding says which set it is about.
@@ -203,13 +209,13 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
             sim::Elsewhere::default()
         };
         for (n, ix) in indexes.iter_mut().enumerate() {
-            let hints = elsewhere.for_set(n);
+            let set = SetContext::new(&sets[n], req.grouping(), &req.options, elsewhere.for_set(n));
             let mut run = run_rules(
                 &req.sources,
                 ix,
                 (&cluster, cluster_given),
                 &req.options,
-                &hints,
+                &set,
             );
             if tag {
                 for f in run.findings.iter_mut().chain(run.suppressed.iter_mut()) {
@@ -289,13 +295,40 @@ fn dedup_across_sets(findings: &mut Vec<Finding>) {
 /// and the simulation are never in memory together (on a large input each takes about a
 /// quarter of the peak). The findings are put together in the rules' order, as if every rule
 /// had run after the simulation, once the simulation is dropped.
+/// What a run of the rules knows about the apply set it lints.
+#[derive(Default)]
+struct SetContext {
+    /// What the input's other apply sets define cluster-wide.
+    elsewhere: sim::Elsewhere,
+    /// That the set's files are applied together is pvlint's default (a directory or a
+    /// kustomization of several files), not the user's word (`--together`, `--complete`).
+    assumed_together: bool,
+}
+
+impl SetContext {
+    fn new(
+        set: &applyset::ApplySet,
+        grouping: applyset::Grouping,
+        options: &Options,
+        elsewhere: sim::Elsewhere,
+    ) -> SetContext {
+        let assumed =
+            grouping == applyset::Grouping::Directory && !options.complete && set.sources.len() > 1;
+        SetContext {
+            elsewhere,
+            assumed_together: assumed,
+        }
+    }
+}
+
 fn run_rules(
     sources: &[Source],
     ix: &mut index::Index,
     (cluster, cluster_given): (&index::Index, bool),
     options: &Options,
-    elsewhere: &sim::Elsewhere,
+    set: &SetContext,
 ) -> Run {
+    let elsewhere = &set.elsewhere;
     let enabled: Vec<&Rule> = rules::ALL
         .iter()
         .copied()
@@ -333,8 +366,12 @@ fn run_rules(
     for mut rule_found in found {
         findings.append(&mut rule_found);
     }
+    only_the_note_on_templates(ix, &mut findings);
     sort(&mut findings);
     one_per_cause(&mut findings);
+    if set.assumed_together {
+        across_files(sources, &mut findings);
+    }
     let (findings, suppressed) = settle(&annotations, options, findings);
     Run {
         findings,
@@ -428,6 +465,51 @@ pub(crate) fn grade(findings: &mut [Finding]) {
 /// Whether a rule runs under these options (`off` in the config file: not at all).
 fn enabled(rule: &Rule, options: &Options) -> bool {
     options.rules.get(rule.id) != Some(&options::RuleLevel::Off)
+}
+
+/// A finding that rests on objects of another file of its apply set rests on those files
+/// being applied together, which is how pvlint groups a directory (or a kustomization) by
+/// default, not something the input says: an assumption, named in the finding.
+fn across_files(sources: &[Source], findings: &mut [Finding]) {
+    for f in findings.iter_mut() {
+        let here = f.location.source;
+        let Some(other) = f.related.iter().find(|r| r.location.source != here) else {
+            continue;
+        };
+        let a = sim::Assumption::AppliedTogether {
+            file: Str::from(sources[here].name.as_str()),
+            other: Str::from(other.location.file.as_str()),
+        };
+        match &mut f.consequence {
+            Some(c) => c.assumptions.push(Str::from(a.describe())),
+            None => {
+                f.consequence = Some(Box::new(Consequence {
+                    summary: Str::default(),
+                    subject: None,
+                    phase: None,
+                    event: None,
+                    storage: None,
+                    assumptions: vec![Str::from(a.describe())],
+                }))
+            }
+        }
+    }
+}
+
+/// An unrendered template gets `unrendered-template` and nothing else: a document with a
+/// placeholder in a field pvlint reads, and every document of a file whose template syntax
+/// breaks YAML, are not what the cluster gets, so what pvlint would say of them as written
+/// is not about the cluster.
+fn only_the_note_on_templates(ix: &index::Index, findings: &mut Vec<Finding>) {
+    let (docs, files) = (&ix.template_docs, &ix.template_files);
+    if docs.is_empty() && files.is_empty() {
+        return;
+    }
+    findings.retain(|f| {
+        let l = &f.location;
+        f.rule == "unrendered-template"
+            || !(files.contains(&l.source) || docs.contains(&(l.source, l.document)))
+    });
 }
 
 /// One finding per root cause: a predicted consequence gives way to the rule that reports
@@ -625,7 +707,7 @@ status:
             &mut ix,
             (&Index::default(), false),
             &Options::default(),
-            &crate::sim::Elsewhere::default(),
+            &super::SetContext::default(),
         );
         assert!(ix.objects.iter().all(|o| o.tree_released()));
         let rules =

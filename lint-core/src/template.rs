@@ -12,6 +12,11 @@ pub enum Kind {
     Env,
     /// `@VAR@` markers replaced by sed in build scripts.
     At,
+    /// Go `fmt` verbs (`%s`, `%d`) that test code fills with `fmt.Sprintf`.
+    Printf,
+    /// A bare word where a value of another type belongs (`storage: teststorage`): a
+    /// placeholder a script replaces (sed, Ansible), as no one writes a size without a number.
+    Word,
 }
 
 impl Kind {
@@ -21,6 +26,8 @@ impl Kind {
             Kind::Go => "render it first, e.g. `helm template RELEASE CHART | pvlint lint -`",
             Kind::Env => "render it first, e.g. `envsubst < FILE | pvlint lint -`",
             Kind::At => "render it first with the script that replaces the @VAR@ markers, then `pvlint lint -`",
+            Kind::Printf => "lint what the program that fills in the %s / %d placeholders writes out",
+            Kind::Word => "lint the file the script that fills in its placeholders writes out",
         }
     }
 
@@ -29,6 +36,8 @@ impl Kind {
             Kind::Go => "Helm/Go template ({{ ... }})",
             Kind::Env => "envsubst template (${VAR})",
             Kind::At => "template with @VAR@ markers",
+            Kind::Printf => "template with Go fmt placeholders (%s, %d)",
+            Kind::Word => "template with placeholder words",
         }
     }
 }
@@ -37,6 +46,40 @@ fn ident(s: &str) -> usize {
     s.char_indices()
         .take_while(|(i, c)| c.is_ascii_alphabetic() || *c == '_' || (*i > 0 && c.is_ascii_digit()))
         .count()
+}
+
+/// A Go `fmt` verb (`%s`, `%d`, `%v`, `%q`, `%[1]s`, `%03d`) in `text`.
+fn printf_verb(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        if c != b'%' {
+            return false;
+        }
+        let mut j = i + 1;
+        // An explicit argument index, flags, width.
+        if b.get(j) == Some(&b'[') {
+            while j < b.len() && b[j] != b']' {
+                j += 1;
+            }
+            j += 1;
+        }
+        while j < b.len() && matches!(b[j], b'-' | b'+' | b'#' | b' ' | b'0'..=b'9') {
+            j += 1;
+        }
+        matches!(b.get(j), Some(b's' | b'd' | b'v' | b'q'))
+            && b.get(j + 1).is_none_or(|n| !n.is_ascii_alphanumeric())
+    })
+}
+
+/// Whether a plain scalar where a quantity or number belongs is a bare placeholder word:
+/// letters (and `-`, `_`), no digit at all, as no size or count is written. (A quoted word is
+/// taken as written.)
+pub fn placeholder_word(text: &str) -> bool {
+    text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == '-' || c == '_')
+        && text.len() >= 3
 }
 
 /// The kind of placeholder in a scalar value, if any.
@@ -59,6 +102,9 @@ pub fn in_value(text: &str) -> Option<Kind> {
         if !v.is_empty() && ident(v) == v.len() {
             return Some(Kind::Env);
         }
+    }
+    if printf_verb(text) {
+        return Some(Kind::Printf);
     }
     let mut rest = text;
     while let Some(i) = rest.find('@') {
@@ -86,6 +132,8 @@ pub fn in_text(text: &str) -> Option<(Kind, u32, u32)> {
                 Kind::Go => line.find("{{"),
                 Kind::Env => line.find('$'),
                 Kind::At => line.find('@'),
+                Kind::Printf => line.find('%'),
+                Kind::Word => None,
             }
             .unwrap_or(0);
             return Some((kind, n as u32 + 1, line[..col].chars().count() as u32 + 1));
@@ -107,6 +155,13 @@ mod tests {
         assert_eq!(in_value("data-${APP}"), Some(Kind::Env));
         assert_eq!(in_value("$STORAGE_CLASS"), Some(Kind::Env));
         assert_eq!(in_value("@STS_NAME@"), Some(Kind::At));
+        assert_eq!(in_value("%s"), Some(Kind::Printf));
+        assert_eq!(in_value("pvc-%s"), Some(Kind::Printf));
+        assert_eq!(in_value("%[1]s"), Some(Kind::Printf));
+        assert_eq!(in_value("%03d"), Some(Kind::Printf));
+        assert!(placeholder_word("teststorage"));
+        assert!(placeholder_word("volume-capacity"));
+        assert!(!placeholder_word("10Gi") && !placeholder_word("1Gi") && !placeholder_word("Gi"));
         for plain in [
             "10Gi",
             "gp3",
@@ -116,6 +171,9 @@ mod tests {
             "{not a template}",
             "${",
             "price: $5",
+            "50%",
+            "100%-used",
+            "%start",
         ] {
             assert_eq!(in_value(plain), None, "{plain}");
         }

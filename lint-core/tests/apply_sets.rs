@@ -61,7 +61,7 @@ fn independent_directories_are_independent() {
         rules(&r).contains(&(
             "duplicate-object",
             "examples/shared-files/claim.yaml",
-            Severity::Warning
+            Severity::Info
         )),
         "{:#?}",
         r.findings

@@ -43,9 +43,15 @@ fn default_strategy_by_replica_count() {
         (Some(10), Some(Severity::Warning)), // surge 3, unavailable 2
         (Some(0), None),                     // nothing runs
     ];
+    // ReadWriteOncePod: the scheduler refuses the surge pod on any node, so whether the rollout
+    // hangs is the arithmetic alone (a ReadWriteOnce volume also needs the pods on two nodes).
     for (replicas, expected) in cases {
-        let got = surge_finding(&deployment(replicas, "", "ReadWriteOnce", "gp3")).map(|f| f.0);
+        let got = surge_finding(&deployment(replicas, "", "ReadWriteOncePod", "gp3")).map(|f| f.0);
         assert_eq!(got, expected, "replicas {replicas:?}");
+        // ReadWriteOnce on an attachable driver: the same hazard, resting on where the new pod
+        // is scheduled, so a warning.
+        let rwo = surge_finding(&deployment(replicas, "", "ReadWriteOnce", "gp3"));
+        assert_eq!(rwo.map(|f| f.0), expected.map(|_| Severity::Warning));
     }
     let (_, msg) = surge_finding(&deployment(Some(10), "", "ReadWriteOnce", "gp3")).unwrap();
     assert!(
@@ -71,7 +77,7 @@ fn explicit_values() {
         let got = surge_finding(&deployment(
             Some(replicas),
             &rolling(surge, unav),
-            "ReadWriteOnce",
+            "ReadWriteOncePod",
             "gp3",
         ))
         .map(|f| f.0);

@@ -273,6 +273,13 @@ impl<'a> Reader<'a> {
     }
 
     fn wrong_type(&mut self, node: &Node, path: &str, expected: &str) {
+        // A word where a number belongs (`replicas: REPLICAS`): a placeholder, not a mistake.
+        if (expected.starts_with("an integer") || expected.starts_with("a quantity"))
+            && plain_placeholder(node)
+        {
+            self.record_placeholder(node, path, crate::template::Kind::Word);
+            return;
+        }
         let found = match &node.value {
             Value::Scalar(s) => format!("{} {}", node.type_name(), quote(&s.text)),
             _ => format!("a {}", node.type_name()),
@@ -321,6 +328,11 @@ impl<'a> Reader<'a> {
         else {
             return false;
         };
+        self.record_placeholder(n, path, kind);
+        true
+    }
+
+    fn record_placeholder(&mut self, n: &Node, path: &str, kind: crate::template::Kind) {
         self.diags.push(Diag {
             kind: DiagKind::Template(kind),
             severity: Severity::Info,
@@ -336,7 +348,6 @@ impl<'a> Reader<'a> {
             help: Str::default(),
             suggestion: None,
         });
-        true
     }
 
     pub fn string_in(&mut self, base: &Node, base_path: &str, key: &str) -> Option<Spanned<Str>> {
@@ -410,6 +421,11 @@ impl<'a> Reader<'a> {
         };
         match Quantity::parse(&text) {
             Ok(q) => Some(Spanned { value: q, field }),
+            // A word where a size belongs: a placeholder (recorded, not judged).
+            Err(_) if plain_placeholder(n) => {
+                self.record_placeholder(n, path, crate::template::Kind::Word);
+                None
+            }
             Err(e) => {
                 self.invalid(
                     field,
@@ -498,6 +514,17 @@ pub fn join(base: &str, key: &str) -> String {
 
 fn quote(s: &str) -> String {
     format!("{s:?}")
+}
+
+/// A plain (unquoted) scalar that is a placeholder word (see
+/// [`crate::template::placeholder_word`]).
+fn plain_placeholder(node: &Node) -> bool {
+    node.as_scalar().is_some_and(|s| {
+        s.kind == ScalarKind::Str
+            && node.span.start.column < node.span.end.column
+            && crate::template::placeholder_word(&s.text)
+            && node.span.end.column - node.span.start.column == s.text.chars().count() as u32
+    })
 }
 
 /// The value of an integer scalar (YAML 1.1 as kubectl reads it: `0644` is octal), when it

@@ -171,13 +171,15 @@ fn finding(
         );
     }
     if let Some(c) = &f.consequence {
-        let _ = writeln!(
-            out,
-            "{pad} {} {} {}",
-            p.blue("="),
-            p.bold("note:"),
-            c.summary
-        );
+        if !c.summary.is_empty() {
+            let _ = writeln!(
+                out,
+                "{pad} {} {} {}",
+                p.blue("="),
+                p.bold("note:"),
+                c.summary
+            );
+        }
         if let Some(e) = &c.event {
             let _ = writeln!(
                 out,

@@ -1,4 +1,6 @@
 use super::prelude::*;
+use crate::index::Duplicate;
+use crate::model::ObjId;
 
 pub const RULE: Rule = Rule {
     id: "duplicate-object",
@@ -18,61 +20,87 @@ pub const RULE: Rule = Rule {
         fix: "Keep one definition of each object, or give the copies different names.",
         fixed: include_str!("../../tests/fixtures/duplicate-object/good.yaml"),
         known_problems: "Only definitions in one apply set are compared (a directory, a kustomization root; see \
-                         `--together`). Copies in two files of one directory may be alternatives no one applies \
-                         together: only informational, unless the API server would refuse the second. Update \
-                         validation covers PersistentVolumeClaims, PersistentVolumes, StorageClasses, StatefulSets \
-                         and workload selectors.",
+                         `--together`). Copies in two files of one directory are more likely alternatives no one \
+                         applies together (examples): only informational. Update validation covers \
+                         PersistentVolumeClaims, PersistentVolumes, StorageClasses, StatefulSets and workload \
+                         selectors.",
     },
     check,
     reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    // One finding per object: the definition that stands, the others as related places.
+    let mut by_object: Vec<(ObjId, Vec<&Duplicate>)> = Vec::new();
     for d in &ctx.index.duplicates {
-        let (u, o) = (ctx.obj(d.used), ctx.obj(d.other));
-        let at = ctx.location(o, &o.whole());
+        match by_object.iter_mut().find(|(u, _)| *u == d.used) {
+            Some((_, ds)) => ds.push(d),
+            None => by_object.push((d.used, vec![d])),
+        }
+    }
+    for (used, dups) in by_object {
+        let u = ctx.obj(used);
         let what = match &u.namespace {
             Some(ns) => format!("{} {ns}/{}", u.kind, u.name),
             None => format!("{} {}", u.kind, u.name),
         };
-        let (summary, help) = match &d.refused {
-            // The later definition is an update the API server refuses: the first stands.
+        let refused = dups.iter().find_map(|d| d.refused.as_ref());
+        let others: Vec<String> = dups
+            .iter()
+            .map(|d| {
+                let at = ctx.location(ctx.obj(d.other), &ctx.obj(d.other).whole());
+                format!("{}:{}", at.file, at.line)
+            })
+            .collect();
+        let (summary, help) = match refused {
+            // A later definition is an update the API server refuses: an earlier one stands.
             Some(r) => (
                 format!(
-                    "kubectl apply creates it from the first definition, then fails to update it with the other (at {}:{}): the API server refuses it ({}: Forbidden: {}), the apply exits with an error and the first definition stands; pvlint analyses this one",
-                    at.file, at.line, r.field, r.message
+                    "kubectl apply creates it from its first definition and fails to update it with a later one ({}): the API server refuses it ({}: Forbidden: {}), the apply exits with an error and this definition stands; pvlint analyses this one",
+                    others.join(", "),
+                    r.field,
+                    r.message
                 ),
                 "keep one definition of each object; an immutable field cannot change after creation",
             ),
             None => (
                 format!(
-                    "kubectl apply updates it with each definition in turn: the last one (this one) replaces the other (at {}:{}); pvlint analyses this one",
-                    at.file, at.line
+                    "kubectl apply updates it with each definition in turn: the last one (this one) replaces the others ({}); pvlint analyses this one",
+                    others.join(", ")
                 ),
                 "keep one definition of each object",
             ),
         };
-        let headline = match &d.refused {
-            Some(_) => format!("{what} is defined twice; the API server refuses the second"),
-            None => format!("{what} is defined twice, with different content"),
+        let headline = match (refused, dups.len()) {
+            (Some(_), 1) => format!("{what} is defined twice; the API server refuses the second"),
+            (Some(_), n) => format!(
+                "{what} is defined {} times; the API server refuses an update",
+                n + 1
+            ),
+            (None, 1) => format!("{what} is defined twice, with different content"),
+            (None, n) => format!("{what} is defined {} times, with different content", n + 1),
         };
-        // In one file it is a mistake; in two files of one apply set, maybe alternatives.
-        let same_file = u.source == o.source;
-        sink.report(ctx, d.used, &u.whole(), headline)
-            .severity(if same_file || d.refused.is_some() {
-                Severity::Warning
-            } else {
-                Severity::Info
-            })
-            .consequence(Consequence {
-                summary: Str::from(summary),
-                subject: None,
-                phase: None,
-                event: None,
-                storage: None,
-                assumptions: Vec::new(),
-            })
-            .help(help)
-            .related(ctx, d.other, &o.whole(), "the other definition");
+        // In one file it is a mistake; in two files of one directory, they are more likely
+        // alternatives no one applies together (examples).
+        let same_file = dups.iter().any(|d| ctx.obj(d.other).source == u.source);
+        let f = sink.report(ctx, used, &u.whole(), headline);
+        f.severity(if same_file {
+            Severity::Warning
+        } else {
+            Severity::Info
+        })
+        .consequence(Consequence {
+            summary: Str::from(summary),
+            subject: None,
+            phase: None,
+            event: None,
+            storage: None,
+            assumptions: Vec::new(),
+        })
+        .help(help);
+        for d in dups.iter().take(3) {
+            let o = ctx.obj(d.other);
+            f.related(ctx, d.other, &o.whole(), "another definition");
+        }
     }
 }

@@ -62,27 +62,41 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let dir = std::path::Path::new(ctx.sources[ctx.obj(view.obj).source].name.as_str())
             .parent()
             .map(|p| p.to_path_buf());
+        let claim_source = ctx.obj(view.obj).source;
         let find = |dir: Option<&std::path::Path>| {
             classless.iter().copied().find(|&v| {
+                let volume_source = w
+                    .volume(v)
+                    .origin
+                    .manifest_object()
+                    .map(|o| ctx.obj(o).source);
                 let beside = c.spec.selector.is_some()
-                    || w.volume(v).origin.manifest_object().is_some_and(|o| {
-                        std::path::Path::new(ctx.sources[ctx.obj(o).source].name.as_str()).parent()
-                            == dir
+                    || volume_source.is_some_and(|s| {
+                        std::path::Path::new(ctx.sources[s].name.as_str()).parent() == dir
                     });
+                // Written in the same file, the pair is meant for each other even if the size
+                // is wrong (the consequence says so); across files only a volume that fits.
+                let same_file = volume_source == Some(claim_source);
                 beside
                     && crate::binding::fit::match_failures(&w.volume(v).spec, &c.spec, "", version)
                         .iter()
-                        .all(|m| m.check() == Check::Capacity)
+                        .all(|m| m.check() == Check::Capacity && same_file)
             })
         };
         let intended = match c.spec.selector {
             None => *memo
-                .entry((c.spec.modes, c.spec.volume_mode, dir.clone()))
+                .entry((
+                    c.spec.modes,
+                    c.spec.volume_mode,
+                    dir.clone(),
+                    claim_source,
+                    c.spec.request.as_ref().map(|q| q.to_string()),
+                ))
                 .or_insert_with(|| find(dir.as_deref())),
             Some(_) => find(dir.as_deref()),
         };
-        let Some(pv) = intended else { continue };
-        let pv = w.volume(pv);
+        let Some(pv_id) = intended else { continue };
+        let pv = w.volume(pv_id);
         let field = view.spec_field(ctx.obj(view.obj));
         let f = sink.report(
             ctx,
@@ -101,6 +115,22 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     pv.name
                 ));
             }
+        }
+        if let Some(o) = pv.origin.manifest_object() {
+            let po = ctx.obj(o);
+            f.related(
+                ctx,
+                o,
+                &po.whole(),
+                format!("volume {} has no class", pv.name),
+            );
+        }
+        // The default class, when the input defines it.
+        if let Some(crate::sim::ClassKnowledge::Defined(Side::Manifest, o)) =
+            w.class(c.class_name()).map(|k| &k.knowledge)
+        {
+            let co = ctx.obj(*o);
+            f.related(ctx, *o, &co.whole(), "the default class");
         }
         f.consequence(cons)
             .root_cause(CauseKey::ImplicitDefault(ctx.subject_of(view)))

@@ -174,6 +174,7 @@ impl Assumption {
             Assumption::NoOtherVolumes => "the cluster has no PersistentVolume that matches it besides those in the input (pass --cluster-state or --complete to check)".into(),
             Assumption::DriverAttaches(why) => format!("the volume attaches to one node at a time ({why}); a CSIDriver object in the input, or --cluster-state, says for sure"),
             Assumption::PodsOnSeveralNodes => "the scheduler puts the pods on different nodes (a cluster of more than one node where the volume can be used; its default spreading prefers nodes without the workload's pods); on a one-node cluster, or with affinity that keeps them together, they share the node".into(),
+            Assumption::AppliedTogether { file, other } => format!("{file} and {other} are applied together, as pvlint groups a directory's files (or a kustomization's resources) by default; --together or --complete says so for sure"),
             Assumption::DefinedElsewhere { class, file } => format!("StorageClass {class} is installed in the cluster as {file} defines it (another apply set of the input)"),
         }
     }

@@ -176,6 +176,9 @@ pub enum Assumption {
     /// than one node the volume can be used on, and nothing in the pod template keeps the
     /// pods together (the default spreading prefers nodes without the workload's pods).
     PodsOnSeveralNodes,
+    /// Files of one apply set are applied together: pvlint's default grouping (a directory's
+    /// files, a kustomization's resources), not the user's word (`--together`, `--complete`).
+    AppliedTogether { file: Str, other: Str },
     /// A StorageClass the input defines in another apply set (a directory or kustomization it
     /// is not applied with) is installed in the cluster as that file defines it.
     DefinedElsewhere { class: Str, file: Str },
