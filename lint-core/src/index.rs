@@ -132,6 +132,7 @@ impl Index {
         for &id in ids {
             ix.load_source(id, &sources[id], kustomize.get(&id));
         }
+        ix.mark_kustomize_labels(sources);
         ix.finish_load(sources);
         ix.build_views();
         ix
@@ -156,8 +157,20 @@ impl Index {
         for (sid, src) in sources.iter().enumerate() {
             ix.load_source(sid, src, kustomize.get(&sid));
         }
+        ix.mark_kustomize_labels(sources);
         ix.finish_load(sources);
         ix
+    }
+
+    /// Marks the objects whose selectors a kustomization in `sources` labels.
+    fn mark_kustomize_labels(&mut self, sources: &[Source]) {
+        let labelled = crate::kustomize::selector_labelled(sources);
+        if labelled.is_empty() {
+            return;
+        }
+        for o in &mut self.objects {
+            o.selector_from_kustomize = labelled.contains(&o.source);
+        }
     }
 
     /// After the sources are loaded: the patches whose targets are missing, then the files
@@ -801,7 +814,9 @@ fn check_metadata(r: &mut Reader<'_>) {
         let path = format!("metadata.{map_key}");
         let Some(m) = r.map(&path) else { continue };
         for e in m.as_map().unwrap_or_default() {
-            if e.value.as_str().is_none() {
+            // A null value is an empty string to kubectl and the API server (JSON null into
+            // a Go string leaves it empty).
+            if e.value.as_str().is_none() && !e.value.is_null() {
                 let quoted = e.value.as_scalar().map(|s| s.text.clone());
                 let mut d_help =
                     "annotation and label values are strings: quote the value".to_string();

@@ -149,6 +149,38 @@ pub fn reach(sources: &[Source], kustomization: usize) -> (Vec<usize>, Vec<usize
     (reached, nested)
 }
 
+/// The sources whose objects a kustomization in `sources` labels, selectors included:
+/// `commonLabels`, or `labels` with `includeSelectors: true` (kustomize's label transformers
+/// write the labels into `spec.selector` and the pod template too). Such an object's selector,
+/// as written, is not what reaches the API server.
+pub fn selector_labelled(sources: &[Source]) -> std::collections::HashSet<usize> {
+    let mut out = std::collections::HashSet::new();
+    for k in (0..sources.len()).filter(|&i| is_kustomization(&sources[i].name)) {
+        let (docs, _) = yaml::parse_stream(&sources[k].text);
+        let Some(root) = docs.into_iter().find_map(|d| d.root) else {
+            continue;
+        };
+        let common = root
+            .get("commonLabels")
+            .and_then(Node::as_map)
+            .is_some_and(|m| !m.is_empty());
+        let labels = root
+            .get("labels")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .any(|l| {
+                l.get("includeSelectors")
+                    .and_then(Node::as_scalar)
+                    .is_some_and(|s| s.kind == crate::node::ScalarKind::Bool(true))
+            });
+        if common || labels {
+            out.extend(reach(sources, k).0);
+        }
+    }
+    out
+}
+
 /// Every node of a kustomization that names a file used as a patch or generator input.
 fn named_files(root: &Node) -> Vec<(&'static str, &Node)> {
     let mut out = Vec::new();

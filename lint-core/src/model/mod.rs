@@ -63,6 +63,9 @@ pub struct Object {
     /// Read from a Kustomize strategic-merge patch whose target is not in the input: taken for
     /// that object if it is complete, left out if the API server would reject it as written.
     pub from_patch: bool,
+    /// A kustomization in the input writes labels into this object's selectors
+    /// (`commonLabels`): its selector as written is not what reaches the API server.
+    pub selector_from_kustomize: bool,
 }
 
 impl Object {
@@ -91,6 +94,7 @@ impl Object {
             released: false,
             whole,
             from_patch: false,
+            selector_from_kustomize: false,
         }
     }
 
@@ -533,17 +537,60 @@ pub(crate) fn parse_int(t: &str) -> Option<i64> {
     crate::scalar::int_value(t).and_then(|v| i64::try_from(v).ok())
 }
 
+/// The API groups Kubernetes itself serves (no CustomResourceDefinition needed).
+pub const BUILTIN_GROUPS: &[&str] = &[
+    "",
+    "admissionregistration.k8s.io",
+    "apiextensions.k8s.io",
+    "apiregistration.k8s.io",
+    "apps",
+    "authentication.k8s.io",
+    "authorization.k8s.io",
+    "autoscaling",
+    "batch",
+    "certificates.k8s.io",
+    "coordination.k8s.io",
+    "discovery.k8s.io",
+    "events.k8s.io",
+    "extensions",
+    "flowcontrol.apiserver.k8s.io",
+    "internal.apiserver.k8s.io",
+    "networking.k8s.io",
+    "node.k8s.io",
+    "policy",
+    "rbac.authorization.k8s.io",
+    "resource.k8s.io",
+    "scheduling.k8s.io",
+    "storage.k8s.io",
+    "storagemigration.k8s.io",
+];
+
+/// The API group of an apiVersion (`apps/v1` → `apps`, `v1` → the core group "").
+pub fn group_of(api_version: &str) -> &str {
+    api_version.rsplit_once('/').map_or("", |(g, _)| g)
+}
+
 /// Whether an object of this apiVersion and kind is ever sent to an API server. Tool
-/// configuration shaped like an object (Kustomization, kind's Cluster, component configs in
-/// `*.config.k8s.io`, kpt/kustomize function configs) is not, and gets no metadata findings.
-pub fn reaches_api_server(api_version: &str, _kind: &str) -> bool {
-    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
-    !(group.ends_with("config.k8s.io")
+/// configuration shaped like an object is not, and gets no metadata findings: Kustomizations,
+/// kind's Cluster, component configs in `*.config.k8s.io`, kpt/kustomize function configs,
+/// kube-apiserver's audit policy (`audit.k8s.io`), kubeconfig files (`v1` `Config`), and any
+/// group with no dot in it that Kubernetes does not serve (an API group of a
+/// CustomResourceDefinition is a DNS subdomain with a dot; `skaffold/v4beta6` is not one).
+pub fn reaches_api_server(api_version: &str, kind: &str) -> bool {
+    let group = group_of(api_version);
+    let tool = group.ends_with("config.k8s.io")
         || matches!(
             group,
-            "config.kubernetes.io" | "kind.x-k8s.io" | "kubeadm.k8s.io" | "kpt.dev" | "k3d.io"
+            "config.kubernetes.io"
+                | "kind.x-k8s.io"
+                | "kubeadm.k8s.io"
+                | "kpt.dev"
+                | "k3d.io"
+                | "audit.k8s.io"
         )
-        || api_version.starts_with("skaffold/"))
+        || (api_version == "v1" && kind == "Config")
+        || (!group.contains('.') && !BUILTIN_GROUPS.contains(&group));
+    !tool
 }
 
 /// Object kinds pvlint indexes, with the API groups they live in.

@@ -48,25 +48,48 @@ fn same_or_default(a: Option<&Node>, b: Option<&Node>, default: Option<&str>) ->
     }
 }
 
-/// A map's entries, but for `skip`.
+/// A zero value (null, "", an empty list or map): the same as an absent field once the API
+/// server has decoded and defaulted the object (`hostPath.type: ""` is the default).
+fn zero(n: &Node) -> bool {
+    match &n.value {
+        Value::Scalar(s) => {
+            n.is_null() || (s.kind == crate::node::ScalarKind::Str && s.text.is_empty())
+        }
+        Value::Seq(items) => items.is_empty(),
+        Value::Map(es) => es.iter().all(|e| zero(&e.value)),
+    }
+}
+
+/// A map's entries, but for `skip` and zero values.
 fn entries_but<'a>(n: Option<&'a Node>, skip: &[&str]) -> Vec<&'a crate::node::Entry> {
     match n.map(|n| &n.value) {
         Some(Value::Map(es)) => es
             .iter()
-            .filter(|e| !skip.contains(&e.key.as_str()) && !e.value.is_null())
+            .filter(|e| !skip.contains(&e.key.as_str()) && !zero(&e.value))
             .collect(),
         _ => Vec::new(),
     }
 }
 
-/// The same map, but for `skip`.
+/// Equal once zero values are left out, at every level.
+fn same_value(a: &Node, b: &Node) -> bool {
+    match (&a.value, &b.value) {
+        (Value::Map(_), Value::Map(_)) => same_but(Some(a), Some(b), &[]),
+        (Value::Seq(x), Value::Seq(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
+        _ => same_content(a, b),
+    }
+}
+
+/// The same map, but for `skip` (zero values left out).
 fn same_but(a: Option<&Node>, b: Option<&Node>, skip: &[&str]) -> bool {
     let (x, y) = (entries_but(a, skip), entries_but(b, skip));
     x.len() == y.len()
         && x.iter().all(|e| {
             y.iter()
                 .find(|f| f.key == e.key)
-                .is_some_and(|f| same_content(&e.value, &f.value))
+                .is_some_and(|f| same_value(&e.value, &f.value))
         })
 }
 
@@ -188,9 +211,9 @@ pub fn refusal(old: &Object, new: &Object) -> Option<Refusal> {
 }
 
 fn same_content_opt(a: Option<&Node>, b: Option<&Node>) -> bool {
-    match (a, b) {
+    match (a.filter(|n| !zero(n)), b.filter(|n| !zero(n))) {
         (None, None) => true,
-        (Some(x), Some(y)) => same_content(x, y),
+        (Some(x), Some(y)) => same_value(x, y),
         _ => false,
     }
 }

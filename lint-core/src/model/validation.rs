@@ -549,10 +549,11 @@ pub(crate) fn workload(obj: &Object, kind: super::WorkloadKind, r: &mut Reader<'
     ) {
         // extensions/v1beta1 and apps/v1beta1 default a missing selector to the template's
         // labels (their SetDefaults_*); apps/v1beta2 and apps/v1 require it.
+        // A kustomization's commonLabels complete the selector and the template's labels.
         let defaults_selector = matches!(
             obj.api_version.as_str(),
             "extensions/v1beta1" | "apps/v1beta1"
-        );
+        ) || obj.selector_from_kustomize;
         match root.at("spec.selector").filter(|n| !n.is_null()) {
             None if defaults_selector => {}
             // A DaemonSet's nil selector is not "required" but matches nothing.
@@ -568,10 +569,10 @@ pub(crate) fn workload(obj: &Object, kind: super::WorkloadKind, r: &mut Reader<'
                     .collect();
                 let empty = sel.get("matchLabels").and_then(Node::as_map).is_none_or(|m| m.is_empty())
                     && sel.get("matchExpressions").and_then(Node::as_seq).is_none_or(|m| m.is_empty());
-                if empty {
+                if empty && !obj.selector_from_kustomize {
                     reject(r, at(obj, "spec.selector"), format!("spec.selector: Invalid value: empty selector is invalid for {}", obj.kind.to_ascii_lowercase()), "select the template's labels");
                 } else if let Some(s) = super::meta::read_selector(r, "spec.selector") {
-                    if !s.value.matches(&labels) {
+                    if !s.value.matches(&labels) && !obj.selector_from_kustomize {
                         reject(r, at(obj, "spec.template.metadata.labels"), "spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`".into(), "make spec.selector match spec.template.metadata.labels");
                     }
                 }

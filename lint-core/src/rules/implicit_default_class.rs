@@ -1,3 +1,5 @@
+use std::collections::HashMap;
+
 use super::prelude::*;
 use crate::sim;
 
@@ -7,9 +9,11 @@ pub const RULE: Rule = Rule {
     severity: Severity::Error,
     summary: "A claim without storageClassName is meant for a class-less static volume, but admission gives it the default class",
     docs: Docs {
-        what: "Finds claims that leave `storageClassName` out while a volume without a class is there for them \
-               (matching access modes and volumeMode). On any cluster with a default StorageClass — almost all of \
-               them — the DefaultStorageClass admission plugin fills in that class when the claim is created.",
+        what: "Finds claims that leave `storageClassName` out while a volume without a class is there for them: \
+               in the same file (matching access modes and volumeMode), or in the same folder with a name that \
+               shares a word with the claim's (`mongodb-pv` for `mongodb-pvc`) and that fits it, or chosen by \
+               the claim's selector. On any cluster with a default StorageClass — almost all of them — the \
+               DefaultStorageClass admission plugin fills in that class when the claim is created.",
         why: "The controller only binds a claim to a volume of the same class, and \"\" is a class of its own: the \
               defaulted claim never binds the class-less volume. It gets a new volume from the default class \
               instead (an empty disk where data was expected), or, if that class cannot provision, stays \
@@ -18,7 +22,10 @@ pub const RULE: Rule = Rule {
         fix: "Write `storageClassName: \"\"` on the claim: an explicit empty class is not defaulted.",
         fixed: include_str!("../../tests/fixtures/implicit-default-class/good.yaml"),
         known_problems: "Without `--cluster-state` pvlint assumes the cluster has a default StorageClass (almost all do) and \
-                         says so; `--no-default-class` tells it the cluster has none.",
+                         says so, so it is a warning; `--default-class NAME` makes it certain (an error), \
+                         `--no-default-class` tells it the cluster has none. That a volume is meant for a claim is \
+                         read from where and how they are written; a volume for another purpose that happens to \
+                         share a word with a claim's name can be taken for it.",
     },
     check,
     reads: Reads::Simulation,
@@ -38,7 +45,24 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     if classless.is_empty() {
         return;
     }
-    let mut memo = std::collections::HashMap::new();
+    // Where to look for the volume a claim is meant for: the volumes of its file, and those
+    // whose names share a word with it (no scan of every volume for every claim).
+    let source_of = |v: VolumeId| {
+        w.volume(v)
+            .origin
+            .manifest_object()
+            .map(|o| ctx.obj(o).source)
+    };
+    let mut by_source: HashMap<usize, Vec<VolumeId>> = HashMap::new();
+    let mut by_word: HashMap<String, Vec<VolumeId>> = HashMap::new();
+    for &v in &classless {
+        if let Some(s) = source_of(v) {
+            by_source.entry(s).or_default().push(v);
+        }
+        for word in name_words(&w.volume(v).name) {
+            by_word.entry(word).or_default().push(v);
+        }
+    }
     for (id, c) in w.claims() {
         if !matches!(
             c.class_source,
@@ -57,44 +81,38 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         {
             continue;
         }
-        // The class-less volume it was meant for: it fits but for the class (size aside), and
-        // it is written beside the claim (same folder) or chosen by its selector.
-        let dir = std::path::Path::new(ctx.sources[ctx.obj(view.obj).source].name.as_str())
-            .parent()
-            .map(|p| p.to_path_buf());
+        // The class-less volume it was meant for: one written beside it (in its file, or in its
+        // folder with a name that shares a word with it), or chosen by its selector, that fits
+        // it but for the class. Written in the same file, the pair is meant for each other even
+        // if the size is wrong (the consequence says so).
         let claim_source = ctx.obj(view.obj).source;
-        let find = |dir: Option<&std::path::Path>| {
-            classless.iter().copied().find(|&v| {
-                let volume_source = w
-                    .volume(v)
-                    .origin
-                    .manifest_object()
-                    .map(|o| ctx.obj(o).source);
-                let beside = c.spec.selector.is_some()
-                    || volume_source.is_some_and(|s| {
-                        std::path::Path::new(ctx.sources[s].name.as_str()).parent() == dir
-                    });
-                // Written in the same file, the pair is meant for each other even if the size
-                // is wrong (the consequence says so); across files only a volume that fits.
-                let same_file = volume_source == Some(claim_source);
-                beside
-                    && crate::binding::fit::match_failures(&w.volume(v).spec, &c.spec, "", version)
-                        .iter()
-                        .all(|m| m.check() == Check::Capacity && same_file)
-            })
-        };
-        let intended = match c.spec.selector {
-            None => *memo
-                .entry((
-                    c.spec.modes,
-                    c.spec.volume_mode,
-                    dir.clone(),
-                    claim_source,
-                    c.spec.request.as_ref().map(|q| q.to_string()),
-                ))
-                .or_insert_with(|| find(dir.as_deref())),
-            Some(_) => find(dir.as_deref()),
-        };
+        let dir = |s: usize| std::path::Path::new(ctx.sources[s].name.as_str()).parent();
+        let mut candidates: Vec<VolumeId> =
+            match c.spec.selector {
+                Some(_) => classless.clone(),
+                None => {
+                    let mut words = name_words(&c.key.name);
+                    if let Some(t) = &c.template_of {
+                        words.extend(name_words(&t.statefulset));
+                    }
+                    let mut found: Vec<VolumeId> =
+                        by_source.get(&claim_source).cloned().unwrap_or_default();
+                    for word in words {
+                        found.extend(by_word.get(&word).into_iter().flatten().copied().filter(
+                            |&v| source_of(v).is_some_and(|s| dir(s) == dir(claim_source)),
+                        ));
+                    }
+                    found
+                }
+            };
+        candidates.sort_unstable();
+        candidates.dedup();
+        let intended = candidates.into_iter().find(|&v| {
+            let same_file = source_of(v) == Some(claim_source);
+            crate::binding::fit::match_failures(&w.volume(v).spec, &c.spec, "", version)
+                .iter()
+                .all(|m| m.check() == Check::Capacity && same_file)
+        });
         let Some(pv_id) = intended else { continue };
         let pv = w.volume(pv_id);
         let field = view.spec_field(ctx.obj(view.obj));
@@ -136,5 +154,64 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .root_cause(CauseKey::ImplicitDefault(ctx.subject_of(view)))
             .help("an explicit storageClassName: \"\" is not defaulted, and binds only volumes without a class")
             .suggest("ask for a volume without class explicitly", Some("storageClassName: \"\""));
+    }
+}
+
+/// The words of a name that say what it is for (`data-consul-0` → `consul`), leaving out those
+/// every claim or volume has (`data`, `pv`, `volume`, ...) and numbers.
+fn name_words(name: &str) -> Vec<String> {
+    const GENERIC: &[&str] = &[
+        "pv",
+        "pvc",
+        "vol",
+        "volume",
+        "volumes",
+        "claim",
+        "data",
+        "storage",
+        "disk",
+        "persistent",
+        "local",
+        "nfs",
+        "test",
+        "example",
+        "demo",
+        "www",
+    ];
+    // Words are runs of letters or of digits (`pvc0001` is `pvc` and `0001`); a number
+    // counts when it is long enough to be a label rather than an ordinal.
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut digits = false;
+    for c in name.chars().chain(std::iter::once('-')) {
+        let alnum = c.is_ascii_alphanumeric();
+        if !alnum || (!word.is_empty() && c.is_ascii_digit() != digits) {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+        }
+        if alnum {
+            digits = c.is_ascii_digit();
+            word.push(c.to_ascii_lowercase());
+        }
+    }
+    words.retain(|w| {
+        let number = w.bytes().all(|b| b.is_ascii_digit());
+        (if number { w.len() >= 3 } else { w.len() >= 2 }) && !GENERIC.contains(&w.as_str())
+    });
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_words;
+
+    #[test]
+    fn the_words_a_name_is_for() {
+        assert_eq!(name_words("data-consul-0"), ["consul"]);
+        assert_eq!(name_words("pvc0001"), ["0001"]);
+        assert_eq!(name_words("mongodb-pv"), ["mongodb"]);
+        assert_eq!(name_words("my-pvc-"), ["my"]);
+        assert!(name_words("www-web-0").contains(&"web".to_string()));
     }
 }

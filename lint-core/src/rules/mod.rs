@@ -430,11 +430,23 @@ impl Context<'_> {
             && matches!(
                 c.state,
                 ClaimState::Pending(
-                    sim::Pending::NoMatchNoClass | sim::Pending::ClassNotFound { .. }
+                    sim::Pending::NoMatchNoClass
+                        | sim::Pending::ClassNotFound { .. }
+                        | sim::Pending::ProvisionerUnavailable { .. }
                 )
             )
         {
             assumptions.push(sim::Assumption::NoOtherVolumes.describe());
+        }
+        // A class that provisions nothing: its volumes come from an administrator or from a
+        // static provisioner that creates them as it finds disks (sig-storage-local-static-
+        // provisioner), which pvlint cannot see.
+        if let ClaimState::Pending(sim::Pending::ProvisionerUnavailable { provisioner, .. }) =
+            &c.state
+        {
+            if !w.cluster_known() && provisioner == crate::kube::NO_PROVISIONER {
+                assumptions.push(sim::Assumption::NoStaticProvisioner.describe());
+            }
         }
         Consequence {
             summary: Str::from(format!("claim {} {what}: {}", c.key, w.claim_why(id))),

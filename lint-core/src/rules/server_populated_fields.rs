@@ -18,9 +18,12 @@ pub const RULE: Rule = Rule {
         fix: "Strip server-populated fields before applying, e.g. \
               `yq 'del(.metadata.uid, .metadata.resourceVersion, .metadata.creationTimestamp, .metadata.selfLink, .metadata.generation, .metadata.managedFields, .status)'`.",
         fixed: include_str!("../../tests/fixtures/server-populated-fields/good.yaml"),
-        known_problems: "`status: {}`, `status: {loadBalancer: {}}` and `creationTimestamp: null`, which \
-                         `kubectl create --dry-run -o yaml` and kompose write, are not marks of an export and are not \
-                         reported.",
+        known_problems: "`status: {}`, `status: {loadBalancer: {}}`, controller-gen's empty CRD status and \
+                         `creationTimestamp: null`, which `kubectl create --dry-run -o yaml`, kompose and \
+                         controller-gen write, are not marks of an export and are not reported; nor is the status of \
+                         a custom resource whose CustomResourceDefinition (with a status subresource) is not in the \
+                         input, which is user data. A warning for volumes and claims, and wherever a \
+                         resourceVersion makes the create fail; elsewhere only informational.",
     },
     check,
     reads: Reads::Written,
@@ -38,6 +41,7 @@ const META_FIELDS: &[&str] = &[
 ];
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    let status_subresources = status_subresources(ctx);
     for (id, obj) in ctx
         .index
         .objects
@@ -62,9 +66,20 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         // Point at the most telling field first: uid, then resourceVersion, ...
         found.sort_by_key(|(p, _)| META_FIELDS.iter().position(|f| p.ends_with(f)));
-        // `status: {}` (kubectl create --dry-run, kompose) is not a mark of an export.
-        // Nor is `status: {loadBalancer: {}}` (kompose): only a status with a value in it.
-        let status = obj.root().get("status").filter(|n| has_value(n));
+        // `status: {}` (kubectl create --dry-run, kompose) is not a mark of an export. Nor is
+        // `status: {loadBalancer: {}}` (kompose), or controller-gen's CRD stanza
+        // (`acceptedNames: {kind: "", plural: ""}, conditions: [], storedVersions: []`):
+        // only a status with a value in it. And a custom resource's status is the server's
+        // only when its CRD (in the input) has a status subresource; otherwise it is user
+        // input like the rest of the object.
+        let server_owns_status = crate::model::BUILTIN_GROUPS
+            .contains(&crate::model::group_of(&obj.api_version))
+            || status_subresources
+                .contains(&(crate::model::group_of(&obj.api_version), obj.kind.as_str()));
+        let status = obj
+            .root()
+            .get("status")
+            .filter(|n| server_owns_status && has_value(n));
         if status.is_some() {
             found.push(("status".into(), obj.key_field("status")));
         }
@@ -78,7 +93,23 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             format!("it carries {}: the API server replaces or drops them on create, but identity copied with them may break binding", names.join(", "))
         };
         let del: Vec<String> = names.iter().map(|n| format!(".{n}")).collect();
+        // A resourceVersion makes the create fail, on any kind. Otherwise the fields are
+        // replaced or dropped: a concern where identity binds storage (a volume, a claim),
+        // only a sign of an export elsewhere.
+        let storage = matches!(
+            crate::model::known_kind(&obj.api_version, &obj.kind).map(|(c, _)| c),
+            Some(
+                crate::model::KindClass::PersistentVolume
+                    | crate::model::KindClass::PersistentVolumeClaim
+            )
+        );
+        let severity = if names.contains(&"metadata.resourceVersion") || storage {
+            Severity::Warning
+        } else {
+            Severity::Info
+        };
         sink.report(ctx, id, first, format!("{} {} carries server-populated fields", obj.kind, obj.name))
+            .severity(severity)
             .consequence(Consequence {
                 summary: Str::from(summary),
                 subject: None,
@@ -95,10 +126,51 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     }
 }
 
-/// A node with at least one non-null scalar somewhere inside.
+/// The (group, kind) of the custom resources whose CustomResourceDefinition in the input has
+/// a status subresource (`spec.versions[].subresources.status`, or v1beta1's
+/// `spec.subresources.status`): their status is the server's.
+fn status_subresources<'a>(ctx: &Context<'a>) -> std::collections::HashSet<(&'a str, &'a str)> {
+    use crate::node::Node;
+    let mut out = std::collections::HashSet::new();
+    for obj in ctx
+        .index
+        .objects
+        .iter()
+        .filter(|o| o.kind == "CustomResourceDefinition")
+    {
+        let root = obj.root();
+        let s = |p: &str| root.at(p).and_then(Node::as_str);
+        let (Some(group), Some(kind)) = (s("spec.group"), s("spec.names.kind")) else {
+            continue;
+        };
+        let versions = root
+            .at("spec.versions")
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        if root.at("spec.subresources.status").is_some()
+            || versions
+                .iter()
+                .any(|v| v.at("subresources.status").is_some())
+        {
+            out.insert((group, kind));
+        }
+    }
+    out
+}
+
+/// A node with at least one value in it that is not a zero value (null, "", 0, false).
 fn has_value(n: &crate::node::Node) -> bool {
+    use crate::node::ScalarKind;
     match &n.value {
-        crate::node::Value::Scalar(_) => !n.is_null(),
+        crate::node::Value::Scalar(s) => match s.kind {
+            ScalarKind::Null | ScalarKind::Bool(false) => false,
+            ScalarKind::Str => !s.text.is_empty(),
+            ScalarKind::Int | ScalarKind::Float => !s
+                .text
+                .chars()
+                .all(|c| matches!(c, '0' | '.' | '-' | '+' | '_')),
+            ScalarKind::Bool(true) => true,
+        },
         crate::node::Value::Seq(items) => items.iter().any(has_value),
         crate::node::Value::Map(entries) => entries.iter().any(|e| has_value(&e.value)),
     }

@@ -111,9 +111,15 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             ));
             // Without the cluster state the pool may have more volumes elsewhere: a warning when
             // the input holds part of the pool, a note when it holds none of it.
+            // A no-provisioner class's volumes are usually created by a static provisioner at
+            // runtime: the pool in the input is rarely all of it, so only a note.
+            let static_provisioned = matches!(
+                w.pending_reason(first),
+                Some(Pending::ProvisionerUnavailable { provisioner, .. }) if provisioner == kube::NO_PROVISIONER
+            ) && !ctx.cluster_known();
             let sev = if cons.assumptions.is_empty() {
                 Severity::Error
-            } else if !bound.is_empty() {
+            } else if !bound.is_empty() && !static_provisioned {
                 Severity::Warning
             } else {
                 Severity::Info

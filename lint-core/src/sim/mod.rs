@@ -379,11 +379,17 @@ impl World {
     /// provisioner creates.
     pub fn attachment(&self, id: ClaimId) -> Attach {
         let c = self.claim(id);
+        // A volume it is bound to decides, unless provisioning made it from a class whose
+        // provisioner pvlint does not know (then the class's account says more).
         if let Some(v) = self.binding_of(id) {
             let v = self.volume(v);
-            return attach::volume(&v.spec.source, v.spec.modes, v.spec.node_affinity, |d| {
-                self.csi_driver(d)
-            });
+            let unknown_provisioned = matches!(v.origin, Origin::Provisioned { .. })
+                && matches!(v.spec.source, crate::binding::SourceKind::Unknown);
+            if !unknown_provisioned {
+                return attach::volume(&v.spec.source, v.spec.modes, v.spec.node_affinity, |d| {
+                    self.csi_driver(d)
+                });
+            }
         }
         match self.class(c.class_name()) {
             Some(class) => match &class.provisioner {
@@ -414,7 +420,12 @@ impl World {
     /// What [`World::attachment`] rests on, when it was read from an assumed class (the claim
     /// has no volume yet).
     pub fn attachment_assumption(&self, id: ClaimId) -> Option<Assumption> {
-        if self.binding_of(id).is_some() {
+        let from_volume = self.binding_of(id).is_some_and(|v| {
+            let v = self.volume(v);
+            !(matches!(v.origin, Origin::Provisioned { .. })
+                && matches!(v.spec.source, crate::binding::SourceKind::Unknown))
+        });
+        if from_volume {
             return None;
         }
         let c = self.claim(id);

@@ -168,6 +168,9 @@ pub enum Assumption {
     StaticClassOnly(Str),
     /// No PersistentVolume of the cluster matches a claim, besides those in the input.
     NoOtherVolumes,
+    /// No static provisioner creates volumes of a `kubernetes.io/no-provisioner` class at
+    /// runtime (sig-storage-local-static-provisioner does, from the disks it finds).
+    NoStaticProvisioner,
     /// A volume's driver, which pvlint does not know, attaches its volumes to one node at a
     /// time (as block storage does; Kubernetes attaches CSI volumes unless a CSIDriver object
     /// says `attachRequired: false`). The text says why pvlint does not know.
