@@ -120,7 +120,7 @@ fn recreate_and_access_modes() {
     let (sev, msg) = surge_finding(&deployment(Some(1), "", "ReadWriteOnce", "mystery")).unwrap();
     assert_eq!(sev, Severity::Warning);
     assert!(
-        msg.contains("assumed: the volume attaches to one node"),
+        msg.contains("the volume attaches to one node at a time"),
         "{msg}"
     );
 }
