@@ -69,6 +69,15 @@ fn findings(root: &Path) -> BTreeMap<Key, (String, String)> {
             });
             for f in v["findings"].as_array().unwrap() {
                 let sev = f["severity"].as_str().unwrap();
+                // Certainty grading on real input: an error rests on no assumption.
+                let assumed = f["consequence"]["assumptions"]
+                    .as_array()
+                    .is_some_and(|a| !a.is_empty());
+                assert!(
+                    !(sev == "error" && assumed),
+                    "{}: an error that rests on assumptions: {f}",
+                    repo.display()
+                );
                 if sev == "info" {
                     continue;
                 }

@@ -26,6 +26,7 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
             sim: &world,
             side: Side::Manifest,
             live: None,
+            served_elsewhere: &[],
         };
         for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {
             if rules::scope(rule.id) != Scope::Cluster {
@@ -39,6 +40,7 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
         options: &req.options,
         sim: &world,
         side: Side::Cluster,
+        served_elsewhere: &[],
         live: Some(&live),
     };
     let mut on_cluster = Vec::new();

@@ -183,9 +183,39 @@ pub fn ambiguous_class(name: &str) -> Option<&'static str> {
     }
 }
 
+/// What a class name says of storage pvlint does not otherwise know: the kind of node-local
+/// storage one of its words names (`openebs-lvmsc`, `zfspv-custom`, `local-storage`,
+/// `csi-hostpath-fast`), as the node-local drivers' documented classes are named. Only a hint:
+/// a finding resting on it is informational.
+pub fn local_by_name(class: &str) -> Option<&'static str> {
+    let lower = class.to_ascii_lowercase();
+    lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .find_map(|word| match word {
+            "local" | "localpv" | "localpath" | "localstorage" => Some("local"),
+            w if w.starts_with("hostpath") => Some("hostPath"),
+            w if w.starts_with("zfs") => Some("ZFS"),
+            w if w.starts_with("lvm") || w == "topolvm" => Some("LVM"),
+            _ => None,
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn class_names_that_say_node_local() {
+        assert_eq!(local_by_name("openebs-lvmsc"), Some("LVM"));
+        assert_eq!(local_by_name("zfspv-custom-topology"), Some("ZFS"));
+        assert_eq!(local_by_name("local-storage"), Some("local"));
+        assert_eq!(local_by_name("csi-hostpath-fast"), Some("hostPath"));
+        assert_eq!(local_by_name("topolvm-provisioner"), Some("LVM"));
+        // Words that only contain the letters are not the storage's name.
+        assert_eq!(local_by_name("localized-ssd"), None);
+        assert_eq!(local_by_name("fast"), None);
+        assert_eq!(local_by_name("gp3"), None);
+    }
 
     #[test]
     fn rook_prefixed_ceph_drivers_match_by_suffix() {

@@ -50,6 +50,9 @@ pub struct Index {
     /// template syntax breaks YAML: unrendered templates.
     pub(crate) template_docs: std::collections::HashSet<(SourceId, usize)>,
     pub(crate) template_files: std::collections::HashSet<SourceId>,
+    /// Files with a claim that asks for no class explicitly (`storageClassName: ""`), in any
+    /// of its definitions: where the author binds class-less volumes that way.
+    pub explicit_no_class: std::collections::HashSet<SourceId>,
     /// The Kubernetes release the input is applied to: it decides which API versions exist.
     pub(crate) version: crate::options::KubeVersion,
     /// Objects of an API version that release no longer serves: never created, nothing else
@@ -133,6 +136,7 @@ impl Index {
             ix.load_source(id, &sources[id], kustomize.get(&id));
         }
         ix.mark_kustomize_labels(sources);
+        ix.mark_kustomize_replacements(sources);
         ix.finish_load(sources);
         ix.build_views();
         ix
@@ -170,6 +174,31 @@ impl Index {
         }
         for o in &mut self.objects {
             o.selector_from_kustomize = labelled.contains(&o.source);
+        }
+    }
+
+    /// Marks the fields a kustomization's `replacements` overwrite.
+    fn mark_kustomize_replacements(&mut self, sources: &[Source]) {
+        let targets = crate::kustomize::replacement_targets(sources);
+        if targets.is_empty() {
+            return;
+        }
+        for o in &mut self.objects {
+            let mut spans: Vec<Span> = Vec::new();
+            for t in targets.iter().filter(|t| {
+                t.sources.contains(&o.source) && t.selects(&o.kind, &o.name, o.namespace.as_deref())
+            }) {
+                for p in &t.field_paths {
+                    spans.extend(
+                        crate::kustomize::resolve_field_path(o.root(), p)
+                            .into_iter()
+                            .map(|n| n.span),
+                    );
+                }
+            }
+            if !spans.is_empty() {
+                o.replaced = Some(spans.into_boxed_slice());
+            }
         }
     }
 
@@ -274,7 +303,14 @@ impl Index {
                 IssueKind::DuplicateKey | IssueKind::Ignored => DiagKind::Ignored,
                 _ => DiagKind::Parse,
             };
-            self.diags.push(Diag {
+            // Content kubectl drops matters only in a manifest: a repeated key in a Helm
+            // values file is reported with the strays, once the file turns out to hold objects.
+            let to = if kind == DiagKind::Ignored {
+                &mut self.strays
+            } else {
+                &mut self.diags
+            };
+            to.push(Diag {
                 kind,
                 severity,
                 source: sid,
@@ -491,6 +527,34 @@ fn parse_diag(sid: SourceId, document: usize, span: Span, message: String, help:
     }
 }
 
+/// An object some apply set defines at an API version the cluster serves: what
+/// `removed-api-version` compares a removed version's definition with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Served {
+    pub kind: Str,
+    pub namespace: Option<Str>,
+    pub name: Str,
+    pub api_version: Str,
+    pub source: SourceId,
+}
+
+impl Index {
+    /// The objects this index defines at a served API version.
+    pub fn served(&self) -> impl Iterator<Item = Served> + '_ {
+        self.objects
+            .iter()
+            .enumerate()
+            .filter(|&(id, _)| !self.removed.iter().any(|&(r, _)| r == id))
+            .map(|(_, o)| Served {
+                kind: o.kind.clone(),
+                namespace: o.namespace.clone(),
+                name: o.name.clone(),
+                api_version: o.api_version.clone(),
+                source: o.source,
+            })
+    }
+}
+
 impl Index {
     /// Objects defined more than once (same group, kind, namespace and name), resolved as
     /// `kubectl apply` resolves them: the first definition creates the object, each later one
@@ -514,6 +578,9 @@ impl Index {
                 .is_none_or(str::is_empty)
             {
                 continue; // generateName: a new object every time
+            }
+            if crate::apiversions::removed(&o.api_version, &o.kind, self.version).is_some() {
+                continue; // never sent: kubectl finds no resource for it
             }
             let key = (
                 group(o),
@@ -605,6 +672,13 @@ impl Index {
     }
 
     fn build_views(&mut self) {
+        for o in &self.objects {
+            if o.kind == "PersistentVolumeClaim"
+                && o.root().at("spec.storageClassName").and_then(Node::as_str) == Some("")
+            {
+                self.explicit_no_class.insert(o.source);
+            }
+        }
         self.find_duplicates();
         self.reserve_views();
         let mut diags = std::mem::take(&mut self.diags);
@@ -623,6 +697,7 @@ impl Index {
             }
             let mut r = Reader::new(obj, id, &mut diags);
             check_metadata(&mut r);
+            r.placeholders_in_integers();
             let Some((class, _)) = known_kind(&obj.api_version, &obj.kind) else {
                 continue;
             };

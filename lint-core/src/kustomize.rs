@@ -181,6 +181,153 @@ pub fn selector_labelled(sources: &[Source]) -> std::collections::HashSet<usize>
     out
 }
 
+/// A `replacements` target of a kustomization: the objects it selects (among the sources the
+/// kustomization reaches) and the fields kustomize overwrites in them. Their values as
+/// written are placeholders: they never reach the API server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplacementTarget {
+    pub sources: Vec<usize>,
+    pub kind: Option<String>,
+    pub name: Option<String>,
+    pub namespace: Option<String>,
+    /// kustomize's field paths: `spec.storageClassName`,
+    /// `spec.template.spec.containers.[name=app].image`, `*` for every item.
+    pub field_paths: Vec<String>,
+}
+
+impl ReplacementTarget {
+    /// Whether the target's `select` picks an object of this kind, name and namespace.
+    pub fn selects(&self, kind: &str, name: &str, namespace: Option<&str>) -> bool {
+        self.kind.as_deref().is_none_or(|k| k == kind)
+            && self.name.as_deref().is_none_or(|n| n == name)
+            && self
+                .namespace
+                .as_deref()
+                .is_none_or(|ns| Some(ns) == namespace)
+    }
+}
+
+/// The `replacements` targets of every kustomization in `sources`: inline, or in the files
+/// their `path:` names (a replacement, or a list of them).
+pub fn replacement_targets(sources: &[Source]) -> Vec<ReplacementTarget> {
+    let by_path: HashMap<String, usize> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (normalize(&s.name), i))
+        .collect();
+    let mut out = Vec::new();
+    for k in (0..sources.len()).filter(|&i| is_kustomization(&sources[i].name)) {
+        if !sources[k].text.contains("replacements") {
+            continue;
+        }
+        let (docs, _) = yaml::parse_stream(&sources[k].text);
+        let Some(root) = docs.into_iter().find_map(|d| d.root) else {
+            continue;
+        };
+        let items = root
+            .get("replacements")
+            .and_then(Node::as_seq)
+            .unwrap_or(&[]);
+        if items.is_empty() {
+            continue;
+        }
+        let reached = reach(sources, k).0;
+        let dir = parent(&normalize(&sources[k].name));
+        let mut replacements: Vec<Node> = Vec::new();
+        for item in items {
+            match item.get("path").and_then(Node::as_str) {
+                Some(path) => {
+                    let Some(&f) = by_path.get(&normalize(&join(&dir, path))) else {
+                        continue;
+                    };
+                    let (docs, _) = yaml::parse_stream(&sources[f].text);
+                    for d in docs.into_iter().filter_map(|d| d.root) {
+                        match d.as_seq() {
+                            Some(list) => replacements.extend(list.iter().cloned()),
+                            None => replacements.push(d),
+                        }
+                    }
+                }
+                None => replacements.push(item.clone()),
+            }
+        }
+        for r in &replacements {
+            for t in r.get("targets").and_then(Node::as_seq).unwrap_or(&[]) {
+                let select = t.get("select");
+                let s = |key: &str| {
+                    select
+                        .and_then(|x| x.get(key))
+                        .and_then(Node::as_str)
+                        .map(str::to_string)
+                };
+                let field_paths: Vec<String> = t
+                    .get("fieldPaths")
+                    .and_then(Node::as_seq)
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter_map(|p| p.as_str().map(str::to_string))
+                    .collect();
+                if field_paths.is_empty() {
+                    continue;
+                }
+                out.push(ReplacementTarget {
+                    sources: reached.clone(),
+                    kind: s("kind"),
+                    name: s("name"),
+                    namespace: s("namespace"),
+                    field_paths,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The nodes a kustomize field path reaches in `root`: keys split at `.` (not inside `[...]`),
+/// `[key=value]` picks the list items whose `key` is `value`, `*` every item, a number one item.
+pub fn resolve_field_path<'a>(root: &'a Node, path: &str) -> Vec<&'a Node> {
+    let mut segments = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in path.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            '.' if depth == 0 => {
+                segments.push(&path[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    segments.push(&path[start..]);
+    let mut at: Vec<&Node> = vec![root];
+    for seg in segments.into_iter().filter(|s| !s.is_empty()) {
+        let mut next = Vec::new();
+        for n in at {
+            if let Some(items) = n.as_seq() {
+                if seg == "*" {
+                    next.extend(items.iter());
+                } else if let Some(cond) = seg.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+                    match cond.split_once('=') {
+                        Some((k, v)) => next.extend(
+                            items
+                                .iter()
+                                .filter(|it| it.get(k).and_then(Node::as_str) == Some(v)),
+                        ),
+                        None => next.extend(cond.parse::<usize>().ok().and_then(|i| items.get(i))),
+                    }
+                } else if let Ok(i) = seg.parse::<usize>() {
+                    next.extend(items.get(i));
+                }
+            } else if let Some(v) = n.get(seg) {
+                next.push(v);
+            }
+        }
+        at = next;
+    }
+    at
+}
+
 /// Every node of a kustomization that names a file used as a patch or generator input.
 fn named_files(root: &Node) -> Vec<(&'static str, &Node)> {
     let mut out = Vec::new();
@@ -295,6 +442,42 @@ mod tests {
         assert_eq!(found[&2].field, "patchesStrategicMerge");
         assert_eq!(found[&3].field, "patchesJson6902");
         assert_eq!(found[&4].field, "configMapGenerator");
+    }
+
+    #[test]
+    fn replacement_targets_and_their_field_paths() {
+        let sources = vec![
+            src(
+                "app/kustomization.yaml",
+                "resources: [pvc.yaml]\nreplacements:\n- source: {kind: ConfigMap, name: env, fieldPath: data.class}\n  targets:\n  - select: {kind: PersistentVolumeClaim}\n    fieldPaths: [spec.storageClassName]\n- path: more.yaml\n",
+            ),
+            src(
+                "app/more.yaml",
+                "source: {kind: ConfigMap, name: env, fieldPath: data.image}\ntargets:\n- select: {kind: Deployment, name: web}\n  fieldPaths:\n  - spec.template.spec.containers.[name=app].image\n",
+            ),
+            src("app/pvc.yaml", "kind: PersistentVolumeClaim\n"),
+            src("other/pvc.yaml", "kind: PersistentVolumeClaim\n"),
+        ];
+        let t = replacement_targets(&sources);
+        assert_eq!(t.len(), 2);
+        assert!(t[0].sources.contains(&2) && !t[0].sources.contains(&3));
+        assert!(t[0].selects("PersistentVolumeClaim", "data", Some("default")));
+        assert!(!t[1].selects("Deployment", "api", Some("default")));
+        let (docs, _) = yaml::parse_stream(
+            "spec:\n  template:\n    spec:\n      containers:\n      - name: side\n        image: a\n      - name: app\n        image: b\n",
+        );
+        let root = docs[0].root.as_ref().unwrap();
+        let found = resolve_field_path(root, &t[1].field_paths[0]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].as_str(), Some("b"));
+        assert_eq!(
+            resolve_field_path(root, "spec.template.spec.containers.*.image").len(),
+            2
+        );
+        assert_eq!(
+            resolve_field_path(root, "spec.template.spec.containers.0.image")[0].as_str(),
+            Some("a")
+        );
     }
 
     #[test]

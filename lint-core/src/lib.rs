@@ -197,19 +197,32 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
                 index::Index::build_set(&req.sources, &set.sources, req.options.kube_version)
             })
             .collect();
-        // What the other sets define cluster-wide: for apply sets of one repository, not for
-        // files linted each on its own, nor when the cluster is known.
-        let elsewhere = if tag
-            && req.grouping() == applyset::Grouping::Directory
-            && !cluster_given
-            && !req.options.complete
-        {
+        // What the other sets define cluster-wide (each directory's, or each file's with
+        // --each-file): the input's best account of the cluster's classes and drivers, as an
+        // assumption; not when the cluster is known.
+        let elsewhere = if tag && !cluster_given && !req.options.complete {
             sim::Elsewhere::collect(&indexes.iter().collect::<Vec<_>>(), &req.sources)
         } else {
             sim::Elsewhere::default()
         };
+        // Every object at a served version, by set: a file that defines an object at a
+        // removed version next to one at a served version is a variant for older clusters.
+        let served: Vec<Vec<index::Served>> = if tag {
+            indexes.iter().map(|ix| ix.served().collect()).collect()
+        } else {
+            Vec::new()
+        };
         for (n, ix) in indexes.iter_mut().enumerate() {
-            let set = SetContext::new(&sets[n], req.grouping(), &req.options, elsewhere.for_set(n));
+            let mut set =
+                SetContext::new(&sets[n], req.grouping(), &req.options, elsewhere.for_set(n));
+            if !ix.removed.is_empty() {
+                set.served_elsewhere = served
+                    .iter()
+                    .enumerate()
+                    .filter(|&(m, _)| m != n)
+                    .flat_map(|(_, s)| s.iter().cloned())
+                    .collect();
+            }
             let mut run = run_rules(
                 &req.sources,
                 ix,
@@ -303,6 +316,8 @@ struct SetContext {
     /// That the set's files are applied together is pvlint's default (a directory or a
     /// kustomization of several files), not the user's word (`--together`, `--complete`).
     assumed_together: bool,
+    /// What the input's other apply sets define at a served API version.
+    served_elsewhere: Vec<index::Served>,
 }
 
 impl SetContext {
@@ -317,6 +332,7 @@ impl SetContext {
         SetContext {
             elsewhere,
             assumed_together: assumed,
+            served_elsewhere: Vec::new(),
         }
     }
 }
@@ -345,6 +361,7 @@ fn run_rules(
         ix,
         options,
         &unrun,
+        &set.served_elsewhere,
     );
     let annotations = Annotations::read(ix);
     ix.release_trees();
@@ -358,6 +375,7 @@ fn run_rules(
         ix,
         options,
         &world,
+        &set.served_elsewhere,
     );
     // The simulation is not needed any more: give its memory back before the findings are
     // put in one vector, so that the two are not at the peak together.
@@ -391,6 +409,7 @@ fn run_stage(
     ix: &index::Index,
     options: &Options,
     world: &sim::World,
+    served_elsewhere: &[index::Served],
 ) {
     let ctx = rules::Context {
         sources,
@@ -399,6 +418,7 @@ fn run_stage(
         sim: world,
         side: sim::Side::Manifest,
         live: None,
+        served_elsewhere,
     };
     for (rule, out) in enabled.iter().zip(found.iter_mut()) {
         if rule.reads == reads {

@@ -33,7 +33,6 @@ use crate::finding::ObjectRef;
 use crate::kube;
 use crate::node::Str;
 use crate::node::{Entry, Node, Scalar, ScalarKind, Value};
-use crate::scalar::resolve_plain;
 use crate::source::{Pos, Source};
 use crate::yaml;
 
@@ -1256,7 +1255,7 @@ fn emit_seq(out: &mut String, s: &[Node], ind: usize) {
 /// A string as a plain scalar when it reads back as the same string, else double-quoted.
 fn format_str(t: &str) -> String {
     let plain = !t.is_empty()
-        && resolve_plain(t) == ScalarKind::Str
+        && crate::scalar::plain_is_same_string(t)
         && !t.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@` \t".contains(c))
         && !t.ends_with([' ', ':', '\t'])
         && !t.contains(": ")
@@ -1348,6 +1347,24 @@ mod tests {
             m.objects[0].text,
             "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: a\n  labels:\n    x: \"yes\"\nspec:\n  accessModes:\n  - ReadWriteOnce\n  claimRef:\n    name: c\n    namespace: ns\n  persistentVolumeReclaimPolicy: Retain\n  capacity:\n    storage: 1Gi\n"
         );
+    }
+
+    /// A date or a clock time in an annotation is written quoted: a YAML 1.1 reader (PyYAML,
+    /// yq) would take it for a timestamp or a sexagesimal number.
+    #[test]
+    fn dates_and_times_are_quoted_when_written_out() {
+        let m = run(
+            r#"{"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "a", "annotations": {"backup/at": "2019-12-01T13:50:44-07:00", "backup/day": "2019-12-01", "window": "12:30:00"}}, "spec": {"capacity": {"storage": "1Gi"}}}"#,
+            MigrateOptions::default(),
+        );
+        let text = &m.objects[0].text;
+        for line in [
+            "backup/at: \"2019-12-01T13:50:44-07:00\"",
+            "backup/day: \"2019-12-01\"",
+            "window: \"12:30:00\"",
+        ] {
+            assert!(text.contains(line), "{line}\n{text}");
+        }
     }
 
     #[test]

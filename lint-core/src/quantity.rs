@@ -132,6 +132,17 @@ impl Quantity {
         self.mantissa() == 0
     }
 
+    /// The value as apimachinery's `Quantity.Value()` gives it (rounded up to an integer:
+    /// bytes for a storage size), as text: what the external-provisioner's messages print.
+    pub fn bytes_text(&self) -> String {
+        let v = self.key().div_ceil(1000);
+        if self.negative && v > 0 {
+            format!("-{v}")
+        } else {
+            v.to_string()
+        }
+    }
+
     /// A sort key: the value in thousandths, rounded down and saturating. Equal keys may hide
     /// a difference below 0.001; compare with `Ord` when that matters.
     pub fn key(&self) -> u128 {

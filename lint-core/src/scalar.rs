@@ -44,6 +44,105 @@ pub fn resolve_plain(text: &str) -> ScalarKind {
     }
 }
 
+/// Whether a writer may put `text` down as a plain scalar: every reader takes it back as
+/// the same string. kubectl's reading ([`resolve_plain`]) is not enough: a YAML 1.1 reader
+/// (PyYAML, Ruby's Psych, go-yaml decoding into a typed field) takes `2019-12-01` and
+/// `2019-12-01T13:50:44-07:00` for timestamps, `12:30:00` for the sexagesimal 45000, `=` for
+/// the value key and `<<` for a merge, and YAML 1.2 readers read `0o17`-style numbers too.
+/// Such strings are quoted.
+pub fn plain_is_same_string(text: &str) -> bool {
+    resolve_plain(text) == ScalarKind::Str
+        && !yaml11_timestamp(text)
+        && !sexagesimal(text)
+        && !matches!(text, "=" | "<<")
+}
+
+/// A YAML 1.1 timestamp (https://yaml.org/type/timestamp.html): `YYYY-M-D`, optionally
+/// followed by `T` or spaces, `H:MM:SS`, a fraction and a zone.
+fn yaml11_timestamp(t: &str) -> bool {
+    let b = t.as_bytes();
+    let digits = |from: usize, min: usize, max: usize| -> Option<usize> {
+        let n = b[from.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        (min..=max).contains(&n).then_some(from + n)
+    };
+    let Some(i) = digits(0, 4, 4) else {
+        return false;
+    };
+    if b.get(i) != Some(&b'-') {
+        return false;
+    }
+    let Some(i) = digits(i + 1, 1, 2) else {
+        return false;
+    };
+    if b.get(i) != Some(&b'-') {
+        return false;
+    }
+    let Some(i) = digits(i + 1, 1, 2) else {
+        return false;
+    };
+    if i == b.len() {
+        return true; // a date
+    }
+    let mut i = match b[i] {
+        b'T' | b't' => i + 1,
+        b' ' | b'\t' => {
+            i + b[i..]
+                .iter()
+                .take_while(|c| matches!(c, b' ' | b'\t'))
+                .count()
+        }
+        _ => return false,
+    };
+    // Hour (one or two digits), minute and second (two each).
+    for (min, colon_after) in [(1, true), (2, true), (2, false)] {
+        let Some(j) = digits(i, min, 2) else {
+            return false;
+        };
+        i = j;
+        if colon_after {
+            if b.get(i) != Some(&b':') {
+                return false;
+            }
+            i += 1;
+        }
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1 + b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    }
+    let rest = t[i..].trim_start_matches([' ', '\t']);
+    rest.is_empty()
+        || rest == "Z"
+        || (rest.starts_with(['+', '-'])
+            && rest[1..].split(':').enumerate().all(|(k, part)| {
+                (if k == 0 {
+                    (1..=2).contains(&part.len())
+                } else {
+                    k == 1 && part.len() == 2
+                }) && part.bytes().all(|c| c.is_ascii_digit())
+            }))
+}
+
+/// A YAML 1.1 sexagesimal integer or float (`190:20:30`, `-1:30.5`): digits, then `:` groups
+/// of one or two digits.
+fn sexagesimal(t: &str) -> bool {
+    let t = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let (whole, fraction) = match t.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (t, None),
+    };
+    let mut groups = whole.split(':');
+    let head = groups.next().unwrap_or("");
+    let mut rest = groups.peekable();
+    rest.peek().is_some()
+        && !head.is_empty()
+        && head.bytes().all(|c| c.is_ascii_digit() || c == b'_')
+        && rest.all(|g| (1..=2).contains(&g.len()) && g.bytes().all(|c| c.is_ascii_digit()))
+        && fraction.is_none_or(|f| f.bytes().all(|c| c.is_ascii_digit() || c == b'_'))
+}
+
 /// The words go-yaml v2 resolves by table (resolve.go's `resolveMap`).
 pub(crate) fn special_word(text: &str) -> Option<ScalarKind> {
     Some(match text {
@@ -225,6 +324,41 @@ mod tests {
     use super::*;
 
     /// What kubectl 1.36 (`kubectl label --local -o json`) made of each plain scalar.
+    #[test]
+    fn strings_other_readers_take_for_other_types_are_not_plain() {
+        for t in [
+            "2019-12-01",
+            "2019-12-01T13:50:44-07:00",
+            "2001-12-14t21:59:43.10-05:00",
+            "2001-12-14 21:59:43.10 -5",
+            "2001-12-15T02:59:43.1Z",
+            "2002-1-5",
+            "12:30:00",
+            "190:20:30",
+            "-1:30.5",
+            "=",
+            "<<",
+            "yes",
+            "0755",
+            "1e3",
+        ] {
+            assert!(!plain_is_same_string(t), "{t} must be quoted");
+        }
+        for t in [
+            "2019-12",
+            "v1.2.3",
+            "12:3x",
+            "a:b",
+            "10.0.0.1",
+            "pd-ssd",
+            "2019-12-01x",
+            ":30",
+            "1:300",
+        ] {
+            assert!(plain_is_same_string(t), "{t} may stay plain");
+        }
+    }
+
     #[test]
     fn plain_scalars_resolve_like_kubectl() {
         use ScalarKind::*;

@@ -17,6 +17,8 @@ pub enum Kind {
     /// A bare word where a value of another type belongs (`storage: teststorage`): a
     /// placeholder a script replaces (sed, Ansible), as no one writes a size without a number.
     Word,
+    /// A field a kustomization's `replacements` overwrite with a value from another object.
+    Replacement,
 }
 
 impl Kind {
@@ -28,6 +30,7 @@ impl Kind {
             Kind::At => "render it first with the script that replaces the @VAR@ markers, then `pvlint lint -`",
             Kind::Printf => "lint what the program that fills in the %s / %d placeholders writes out",
             Kind::Word => "lint the file the script that fills in its placeholders writes out",
+            Kind::Replacement => "lint the rendered overlay, e.g. `kubectl kustomize DIR | pvlint lint -`",
         }
     }
 
@@ -38,6 +41,9 @@ impl Kind {
             Kind::At => "template with @VAR@ markers",
             Kind::Printf => "template with Go fmt placeholders (%s, %d)",
             Kind::Word => "template with placeholder words",
+            Kind::Replacement => {
+                "Kustomize replacement target (the kustomization writes this field)"
+            }
         }
     }
 }
@@ -133,7 +139,7 @@ pub fn in_text(text: &str) -> Option<(Kind, u32, u32)> {
                 Kind::Env => line.find('$'),
                 Kind::At => line.find('@'),
                 Kind::Printf => line.find('%'),
-                Kind::Word => None,
+                Kind::Word | Kind::Replacement => None,
             }
             .unwrap_or(0);
             return Some((kind, n as u32 + 1, line[..col].chars().count() as u32 + 1));

@@ -113,3 +113,37 @@ fn a_patch_whose_target_is_in_the_input_leaves_the_target_as_written() {
         r.findings
     );
 }
+
+/// A field a kustomization's `replacements` overwrite (sigs.k8s.io/kustomize/api/types
+/// Replacement: `targets[].select`, `targets[].fieldPaths`) holds a placeholder as written:
+/// the object gets the unrendered-template note, not findings about the placeholder.
+#[test]
+fn a_replacement_target_is_a_placeholder() {
+    let kustomization = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [claim.yaml, env.yaml]\nreplacements:\n- source: {kind: ConfigMap, name: env, fieldPath: data.class}\n  targets:\n  - select: {kind: PersistentVolumeClaim, name: uploads}\n    fieldPaths: [spec.storageClassName]\n";
+    let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: uploads\nspec:\n  storageClassName: CLASS_FROM_ENV\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\n";
+    let env = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: env\ndata:\n  class: fast\n";
+    let r = lint(
+        &[
+            ("app/kustomization.yaml", kustomization),
+            ("app/claim.yaml", claim),
+            ("app/env.yaml", env),
+        ],
+        false,
+    );
+    assert_eq!(
+        rules_at(&r, "app/claim.yaml"),
+        [("unrendered-template", Severity::Info)],
+        "{:#?}",
+        r.findings
+    );
+    // Without the kustomization, the value is taken as written (and the API server rejects
+    // it: a class name is a lowercase RFC 1123 subdomain).
+    let r = lint(&[("app/claim.yaml", claim)], false);
+    assert!(
+        rules_at(&r, "app/claim.yaml")
+            .iter()
+            .any(|(rule, _)| *rule == "invalid-field-value"),
+        "{:#?}",
+        r.findings
+    );
+}

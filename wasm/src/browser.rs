@@ -31,7 +31,7 @@ export type Operation =
   | { op: "removeFinalizers"; name: string }
   | { op: "apply"; sources: Source[] };
 /** Everything `lint` and `simulate` take besides the manifests. `audit`: the cluster's own objects are judged too (`pvlint cluster`). */
-export interface LintInput { sources: Source[]; cluster?: Source[]; options?: Options; eachFile?: boolean; operations?: Operation[]; audit?: boolean }
+export interface LintInput { sources: Source[]; cluster?: Source[]; options?: Options; eachFile?: boolean; together?: boolean; operations?: Operation[]; audit?: boolean }
 export type Severity = "error" | "warning" | "info";
 export type Family = "stale-identity" | "binding" | "rwo-surge" | "reclaim" | "validity";
 /** Lines and columns (Unicode characters) are 1-based; the end is exclusive. */
@@ -60,11 +60,15 @@ export interface Finding {
   message: string; consequence?: Consequence; object?: ObjectRef;
   /** Dotted field path inside the object, empty for whole documents. */
   path: string; location: Location; help: string; suggestion?: Suggestion; related?: Related[];
+  /** Which of the report's `applySets` it is about, when there are several. */
+  applySet?: number;
 }
+/** Files applied together: a directory (`kubectl apply -f DIR`), a kustomization root, one file (`eachFile`, stdin), or all (`together`). */
+export interface ApplySet { kind: "directory" | "kustomization" | "file" | "all"; name: string; files: string[] }
 /** `suppressed`: findings silenced by `# pvlint: ignore` comments or the config file. */
 export interface Summary { errors: number; warnings: number; infos: number; sources: number; documents: number; objects: number; suppressed?: number }
 /** `pvlint lint --format json` (docs/json-schema.md). */
-export interface Report { schema: "pvlint/v1"; version: string; options: EffectiveOptions; findings: Finding[]; suppressed?: Finding[]; summary: Summary }
+export interface Report { schema: "pvlint/v1"; version: string; options: EffectiveOptions; applySets: ApplySet[]; findings: Finding[]; suppressed?: Finding[]; summary: Summary }
 /** Where an object of the inputs is. */
 export interface Located { object: ObjectRef; file: string; line: number }
 export interface Origin { kind: "cluster" | "manifest" | "statefulset" | "provisioned"; object?: ObjectRef; file?: string; line?: number; ordinal?: number }
@@ -141,7 +145,7 @@ fn request(sources: JsValue, options: JsValue) -> Result<Request, JsError> {
     Ok(r)
 }
 
-/// Lints manifests. `options` may carry `{cluster, options, eachFile}` as in `LintInput`.
+/// Lints manifests. `options` may carry `{cluster, options, eachFile, together}` as in `LintInput`.
 #[wasm_bindgen(unchecked_return_type = "Report")]
 pub fn lint(
     #[wasm_bindgen(unchecked_param_type = "Source[]")] sources: JsValue,

@@ -17,6 +17,10 @@ pub enum Attach {
     Exclusive { why: String },
     /// pvlint does not know the driver; it assumes it attaches (as most block storage does).
     Assumed { why: String },
+    /// pvlint does not know the driver, and the class's name says node-local storage (see
+    /// [`crate::drivers::local_by_name`]): it may attach, but most likely pins its pods to one
+    /// node and never contends. A hazard resting on it is informational.
+    ProbablyLocal { why: String },
     /// It never goes through attach (NFS, hostPath, local, CSI with attachRequired false).
     Never { why: String },
     /// It attaches, but the PV lists ReadWriteMany or ReadOnlyMany (or no modes), so several
@@ -29,17 +33,26 @@ pub enum Attach {
 impl Attach {
     /// Pods on two nodes would hit Multi-Attach (for sure or by assumption).
     pub fn contends(&self) -> bool {
-        matches!(self, Attach::Exclusive { .. } | Attach::Assumed { .. })
+        matches!(
+            self,
+            Attach::Exclusive { .. } | Attach::Assumed { .. } | Attach::ProbablyLocal { .. }
+        )
     }
 
     pub fn assumed(&self) -> bool {
-        matches!(self, Attach::Assumed { .. })
+        matches!(self, Attach::Assumed { .. } | Attach::ProbablyLocal { .. })
+    }
+
+    /// The hazard is unlikely on the cluster the input suggests: informational at most.
+    pub fn unlikely(&self) -> bool {
+        matches!(self, Attach::ProbablyLocal { .. })
     }
 
     pub fn why(&self) -> &str {
         match self {
             Attach::Exclusive { why }
             | Attach::Assumed { why }
+            | Attach::ProbablyLocal { why }
             | Attach::Never { why }
             | Attach::MultiNode { why }
             | Attach::Pinned { why } => why,

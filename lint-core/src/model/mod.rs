@@ -66,6 +66,9 @@ pub struct Object {
     /// A kustomization in the input writes labels into this object's selectors
     /// (`commonLabels`): its selector as written is not what reaches the API server.
     pub selector_from_kustomize: bool,
+    /// Where a kustomization's `replacements` overwrite this object's fields: the values
+    /// written there are placeholders (see [`crate::kustomize::replacement_targets`]).
+    pub replaced: Option<Box<[Span]>>,
 }
 
 impl Object {
@@ -95,6 +98,7 @@ impl Object {
             whole,
             from_patch: false,
             selector_from_kustomize: false,
+            replaced: None,
         }
     }
 
@@ -324,11 +328,18 @@ impl<'a> Reader<'a> {
         (!n.is_null()).then_some(n)
     }
 
-    /// Records a scalar that is an unrendered template placeholder.
+    /// Records a scalar that is an unrendered template placeholder, or a field a
+    /// kustomization's `replacements` overwrite.
     fn placeholder(&mut self, n: &Node, path: &str) -> bool {
+        let replaced = self
+            .obj
+            .replaced
+            .as_deref()
+            .is_some_and(|spans| spans.contains(&n.span));
         let Some(kind) = n
             .as_scalar()
             .and_then(|s| crate::template::in_value(&s.text))
+            .or(replaced.then_some(crate::template::Kind::Replacement))
         else {
             return false;
         };
@@ -352,6 +363,21 @@ impl<'a> Reader<'a> {
             help: Str::default(),
             suggestion: None,
         });
+    }
+
+    /// Records the template placeholders (`$UID`, `${PORT}`, `{{ .Values.port }}`) that stand
+    /// where every built-in type wants an integer (`runAsUser: $ID`): such an object cannot be
+    /// decoded as written ("cannot unmarshal string into Go struct field ... of type int64"),
+    /// so it is a template a script fills in, whatever fields pvlint itself reads.
+    pub fn placeholders_in_integers(&mut self) {
+        if !BUILTIN_GROUPS.contains(&group_of(&self.obj.api_version)) {
+            return; // a custom resource's schema is not known
+        }
+        let mut found = Vec::new();
+        walk_integers(self.obj.root(), "", &mut found);
+        for (n, path) in found {
+            self.placeholder(n, &path);
+        }
     }
 
     pub fn string_in(&mut self, base: &Node, base_path: &str, key: &str) -> Option<Spanned<Str>> {
@@ -505,6 +531,59 @@ fn string_of(r: &mut Reader<'_>, n: &Node, path: &str) -> Option<Spanned<Str>> {
             r.wrong_type(n, path, "a string");
             None
         }
+    }
+}
+
+/// Fields that are integers in every built-in type that has them (not `port`, an IntOrString
+/// in probes, nor `targetPort`).
+const INTEGER_FIELDS: &[&str] = &[
+    "activeDeadlineSeconds",
+    "backoffLimit",
+    "completions",
+    "containerPort",
+    "defaultMode",
+    "failureThreshold",
+    "fsGroup",
+    "hostPort",
+    "initialDelaySeconds",
+    "minReadySeconds",
+    "nodePort",
+    "parallelism",
+    "periodSeconds",
+    "progressDeadlineSeconds",
+    "replicas",
+    "revisionHistoryLimit",
+    "runAsGroup",
+    "runAsUser",
+    "successThreshold",
+    "terminationGracePeriodSeconds",
+    "timeoutSeconds",
+];
+
+fn walk_integers<'a>(node: &'a Node, path: &str, found: &mut Vec<(&'a Node, String)>) {
+    match &node.value {
+        Value::Map(entries) => {
+            for e in entries.iter() {
+                let (key, v) = (e.key.as_str(), &e.value);
+                let p = join(path, key);
+                match &v.value {
+                    Value::Scalar(s)
+                        if s.kind == ScalarKind::Str
+                            && INTEGER_FIELDS.contains(&key)
+                            && crate::template::in_value(&s.text).is_some() =>
+                    {
+                        found.push((v, p));
+                    }
+                    _ => walk_integers(v, &p, found),
+                }
+            }
+        }
+        Value::Seq(items) => {
+            for (i, v) in items.iter().enumerate() {
+                walk_integers(v, &format!("{path}[{i}]"), found);
+            }
+        }
+        _ => {}
     }
 }
 

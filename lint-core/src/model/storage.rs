@@ -115,10 +115,24 @@ pub struct Pvc {
     pub attributes_class: Str,
     /// volume.kubernetes.io/selected-node is set (the scheduler chose a node).
     pub selected_node: bool,
+    /// spec.dataSourceRef, else spec.dataSource (the API server copies one into the other):
+    /// what the new volume is made from. Boxed: rare.
+    pub data_source: Option<Box<DataSource>>,
     /// The claim's metadata (a template's own metadata for StatefulSet templates).
     pub meta: Meta,
     /// The `spec:` entry, key and value (None when there is none): see [`Pvc::spec_field`].
     spec_span: Option<Span>,
+}
+
+/// A claim's data source: a PersistentVolumeClaim to clone, a VolumeSnapshot to restore, or
+/// a populator's custom resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataSource {
+    pub kind: Str,
+    pub name: Str,
+    /// "" for the core group (a PersistentVolumeClaim).
+    pub api_group: Str,
+    pub field: Field,
 }
 
 impl Pvc {
@@ -440,6 +454,23 @@ pub(crate) fn read_claim(
         .string(&p("spec.volumeAttributesClassName"))
         .map(|s| s.value)
         .unwrap_or_default();
+    let data_source = ["spec.dataSourceRef", "spec.dataSource"]
+        .iter()
+        .find_map(|at| {
+            let base = p(at);
+            let name = r.string(&format!("{base}.name"))?;
+            let kind = r.string(&format!("{base}.kind"))?;
+            let api_group = r
+                .string(&format!("{base}.apiGroup"))
+                .map(|g| g.value)
+                .unwrap_or_default();
+            Some(Box::new(DataSource {
+                kind: kind.value,
+                name: name.value,
+                api_group,
+                field: obj.key_field(&base),
+            }))
+        });
     let meta = read_meta(r, prefix);
     Pvc {
         obj: id,
@@ -458,6 +489,7 @@ pub(crate) fn read_claim(
         selector,
         attributes_class,
         selected_node: ann.and_then(|a| a.get(kube::ANN_SELECTED_NODE)).is_some(),
+        data_source,
         meta,
         spec_span: {
             let spec = obj.key_field(&p("spec"));

@@ -5,9 +5,6 @@
 
 use serde_json::Value;
 
-use crate::node::ScalarKind;
-use crate::scalar::resolve_plain;
-
 /// `v` as a YAML document (no `---`), with a final newline.
 pub fn yaml(v: &Value) -> String {
     let mut out = String::new();
@@ -33,7 +30,7 @@ fn plain_ok(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || " ._/-=+@,()^".contains(c))
         && !s.contains(": ")
         && !s.contains(" #")
-        && resolve_plain(s) == ScalarKind::Str
+        && crate::scalar::plain_is_same_string(s)
 }
 
 fn string(s: &str) -> String {
@@ -146,5 +143,32 @@ mod tests {
             "yes is a boolean in YAML 1.1: quoted\n{text}"
         );
         assert!(text.contains("storage: 1Gi"), "plain where safe\n{text}");
+    }
+
+    /// Strings a YAML 1.1 reader (PyYAML, yq v3, go-yaml into a typed field) takes for dates,
+    /// timestamps or sexagesimal numbers are quoted, as well as booleans and nulls.
+    #[test]
+    fn dates_timestamps_and_sexagesimals_are_quoted() {
+        let v = serde_json::json!({"metadata": {"annotations": {
+            "date": "2019-12-01",
+            "at": "2019-12-01T13:50:44-07:00",
+            "spaced": "2001-12-14 21:59:43.10 -5",
+            "clock": "12:30:00",
+            "switch": "off",
+            "tilde": "~",
+            "version": "v1.2.3",
+        }}});
+        let text = yaml(&v);
+        for line in [
+            "date: \"2019-12-01\"",
+            "at: \"2019-12-01T13:50:44-07:00\"",
+            "spaced: \"2001-12-14 21:59:43.10 -5\"",
+            "clock: \"12:30:00\"",
+            "switch: \"off\"",
+            "tilde: \"~\"",
+            "version: v1.2.3",
+        ] {
+            assert!(text.contains(line), "{line}\n{text}");
+        }
     }
 }

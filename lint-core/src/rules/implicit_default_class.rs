@@ -107,8 +107,19 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             };
         candidates.sort_unstable();
         candidates.dedup();
+        // A folder whose claims ask for no class with `storageClassName: ""` shows how its
+        // author binds class-less volumes: a claim there without one is left to the default
+        // class on purpose (a dynamic-provisioning example beside a static one).
+        let explicit_here = ctx
+            .index
+            .explicit_no_class
+            .iter()
+            .any(|&s| s != claim_source && dir(s) == dir(claim_source));
         let intended = candidates.into_iter().find(|&v| {
             let same_file = source_of(v) == Some(claim_source);
+            if !same_file && c.spec.selector.is_none() && explicit_here {
+                return false;
+            }
             crate::binding::fit::match_failures(&w.volume(v).spec, &c.spec, "", version)
                 .iter()
                 .all(|m| m.check() == Check::Capacity && same_file)

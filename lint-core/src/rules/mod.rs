@@ -247,6 +247,8 @@ pub(crate) struct Context<'a> {
     pub side: Side,
     /// In an audit: what only a live cluster has (pods on nodes, VolumeAttachments, Nodes).
     pub live: Option<&'a crate::model::live::Live>,
+    /// Objects the input's other apply sets define at a served API version.
+    pub served_elsewhere: &'a [crate::index::Served],
 }
 
 impl Context<'_> {
@@ -418,10 +420,16 @@ impl Context<'_> {
                 assumptions.push(a.describe());
             }
         }
-        if let ClaimState::Pending(sim::Pending::ClassNotFound {
-            assumption: Some(a),
-            ..
-        }) = &c.state
+        if let ClaimState::Pending(
+            sim::Pending::ClassNotFound {
+                assumption: Some(a),
+                ..
+            }
+            | sim::Pending::ProvisionerRefuses {
+                assumption: Some(a),
+                ..
+            },
+        ) = &c.state
         {
             assumptions.push(a.describe());
         }
@@ -433,6 +441,7 @@ impl Context<'_> {
                     sim::Pending::NoMatchNoClass
                         | sim::Pending::ClassNotFound { .. }
                         | sim::Pending::ProvisionerUnavailable { .. }
+                        | sim::Pending::ProvisionerRefuses { .. }
                 )
             )
         {

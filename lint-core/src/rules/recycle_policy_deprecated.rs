@@ -54,10 +54,18 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             ctx,
             pv.obj,
             &policy.field,
-            format!(
-                "PersistentVolume {} uses the deprecated reclaimPolicy Recycle",
-                pv.name
-            ),
+            if no_recycler {
+                let kind = pv.source.as_ref().map_or("its", |s| s.kind.as_str());
+                format!(
+                    "PersistentVolume {} has reclaimPolicy Recycle, which no recycler handles for {kind} volumes",
+                    pv.name
+                )
+            } else {
+                format!(
+                    "PersistentVolume {} uses the deprecated reclaimPolicy Recycle",
+                    pv.name
+                )
+            },
         )
         .severity(if no_recycler {
             Severity::Error

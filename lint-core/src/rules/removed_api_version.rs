@@ -19,7 +19,9 @@ pub const RULE: Rule = Rule {
         fix: "Use the replacement version the finding names and adapt the object to it (apps/v1 requires \
               `spec.selector` matching the template's labels).",
         fixed: include_str!("../../tests/fixtures/removed-api-version/good.yaml"),
-        known_problems: "Judged for `--kube-version`: an older cluster may still serve the version.",
+        known_problems: "Judged for `--kube-version`: an older cluster may still serve the version. When another file \
+                         of the input (another apply set) defines the same object at a served version, the file is \
+                         taken for a variant kept for older clusters and the finding is informational.",
     },
     check,
     reads: Reads::Written,
@@ -33,12 +35,44 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             o.kind, o.name, o.api_version, removed.removed_in
         );
         let field = o.key_field("apiVersion");
-        sink.report(ctx, id, &field, headline)
-            .consequence(Consequence {
-                summary: Str::from(format!(
-                    "kubectl apply fails for it (no matches for kind \"{}\" in version \"{}\") and the object is never created; it is left out of the analysis",
-                    o.kind, o.api_version
-                )),
+        // The input also defines the object at a served version (another file, applied on
+        // its own): this one is a variant kept for older clusters.
+        let variant = ctx
+            .index
+            .served()
+            .find(|s| {
+                s.kind == o.kind
+                    && s.name == o.name
+                    && s.namespace == o.namespace
+                    && s.source != o.source
+            })
+            .or_else(|| {
+                ctx.served_elsewhere
+                    .iter()
+                    .find(|s| {
+                        s.kind == o.kind
+                            && s.name == o.name
+                            && s.namespace == o.namespace
+                            && s.source != o.source
+                    })
+                    .cloned()
+            });
+        let mut summary = format!(
+            "kubectl apply fails for it (no matches for kind \"{}\" in version \"{}\") and the object is never created; it is left out of the analysis",
+            o.kind, o.api_version
+        );
+        if let Some(s) = &variant {
+            summary.push_str(&format!(
+                "; {} defines it with {}, so this file looks like a variant for clusters older than {} (--kube-version says which cluster pvlint checks for)",
+                ctx.sources[s.source].name, s.api_version, removed.removed_in
+            ));
+        }
+        let f = sink.report(ctx, id, &field, headline);
+        if variant.is_some() {
+            f.severity(Severity::Info);
+        }
+        f.consequence(Consequence {
+                summary: Str::from(summary),
                 subject: None,
                 phase: None,
                 event: None,

@@ -122,7 +122,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         w.name
                     ),
                     outcome,
-                    if hangs {
+                    if attach.unlikely() {
+                        Severity::Info
+                    } else if hangs {
                         Severity::Error
                     } else {
                         Severity::Warning

@@ -66,7 +66,7 @@ fn overlapping_runs(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     continue;
                 }
                 match sim.attachment(cid) {
-                    Attach::Exclusive { why } | Attach::Assumed { why } => (
+                    Attach::Exclusive { why } | Attach::Assumed { why } | Attach::ProbablyLocal { why } => (
                         "ReadWriteOnce",
                         format!("its volume attaches to one node ({why}): a new run's pod on another node fails with Warning FailedAttachVolume (Multi-Attach error) until the last run ends"),
                     ),
@@ -142,8 +142,9 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 }
                 let attach = sim.attachment(cid);
                 let assumed = attach.assumed();
+                let unlikely = attach.unlikely();
                 match attach {
-                    Attach::Exclusive { why } | Attach::Assumed { why } => {
+                    Attach::Exclusive { why } | Attach::Assumed { why } | Attach::ProbablyLocal { why } => {
                         let mut assumptions: Vec<String> = sim
                             .attachment_assumption(cid)
                             .iter()
@@ -160,7 +161,7 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         (
                             format!("{kind} {} runs {pods} on ReadWriteOnce claim {name}", w.name),
                             format!("its volume attaches to one node ({why}), so pods scheduled to other nodes fail with Warning FailedAttachVolume (Multi-Attach error) and stay in ContainerCreating"),
-                            Severity::Error,
+                            if unlikely { Severity::Info } else { Severity::Error },
                             assumptions,
                         )
                     }

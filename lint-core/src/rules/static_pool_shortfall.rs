@@ -40,6 +40,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         };
         let mine = w.claims_of_statefulset(Side::Manifest, sts.obj);
+        let several = ix.template_of(sts.obj, 1).is_some();
         for template in (0..).map_while(|n| ix.template_of(sts.obj, n)) {
             let claims: Vec<ClaimId> = mine
                 .iter()
@@ -113,10 +114,23 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             // the input holds part of the pool, a note when it holds none of it.
             // A no-provisioner class's volumes are usually created by a static provisioner at
             // runtime: the pool in the input is rarely all of it, so only a note.
+            // The same for a class the input only uses as a label on local volumes: the local
+            // static provisioner's pattern (it creates `local` PVs of its class as it finds
+            // disks). Other static volumes (nfs, iscsi) are made by hand: the pool is what
+            // the input shows.
+            let local_pool = !class.is_empty()
+                && matches!(w.pending_reason(first), Some(Pending::ClassNotFound { .. }))
+                && w.volumes()
+                    .filter(|(_, v)| {
+                        v.spec.class == class
+                            && !matches!(v.origin, crate::sim::Origin::Provisioned { .. })
+                    })
+                    .all(|(_, v)| v.spec.source.field() == "local");
             let static_provisioned = matches!(
                 w.pending_reason(first),
                 Some(Pending::ProvisionerUnavailable { provisioner, .. }) if provisioner == kube::NO_PROVISIONER
-            ) && !ctx.cluster_known();
+            ) || local_pool;
+            let static_provisioned = static_provisioned && !ctx.cluster_known();
             let sev = if cons.assumptions.is_empty() {
                 Severity::Error
             } else if !bound.is_empty() && !static_provisioned {
@@ -139,7 +153,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 ctx,
                 sts.obj,
                 &at,
-                format!("StatefulSet {} needs {count} volumes of {class_desc}; the static pool has {have}", sts.name),
+                format!(
+                    "StatefulSet {} needs {count} volumes of {class_desc}{}; the static pool has {have}",
+                    sts.name,
+                    if several { format!(" for volumeClaimTemplate {}", template.name) } else { String::new() }
+                ),
             );
             f.severity(sev)
                 .consequence(cons)

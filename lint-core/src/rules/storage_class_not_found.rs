@@ -46,8 +46,13 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if name.is_empty() || pvc.volume_name.is_some() || ix.is_rejected(pvc.obj) {
             continue; // pre-bound: the class is compared with the volume's, never looked up
         }
-        if w.class(name).is_some_and(|c| c.assumption().is_none())
-            || ix.pv_class_exists(name)
+        // Defined here, or in another file of the input (applied on its own): not missing.
+        if w.class(name).is_some_and(|c| {
+            matches!(
+                c.assumption(),
+                None | Some(Assumption::DefinedElsewhere { .. })
+            )
+        }) || ix.pv_class_exists(name)
             || static_classes.contains(name.as_str())
         {
             continue;

@@ -9,7 +9,10 @@ pub const RULE: Rule = Rule {
         what: "Simulates the PV controller over the input (and `--cluster-state`) and reports every claim that \
                ends `Pending` for good — not one that merely waits for its first consumer. It names the closest \
                candidate volume and the first check it fails, in the controller's order: class, capacity, access \
-               modes, volumeMode, selector; or says that there are no volumes and no provisioner.",
+               modes, volumeMode, selector; or says that there are no volumes and no provisioner. Also a claim \
+               the class's provisioner refuses, as the CSI external-provisioner does (`prepareProvision`, \
+               `getPVCSource`): one with a `selector` (\"claim Selector is not supported\"), or a clone whose \
+               request is smaller than its source claim's.",
         why: "A Pending claim keeps its pods from starting: they stay Pending too (\"pod has unbound immediate \
               PersistentVolumeClaims\"), and nothing changes until someone adds a volume that fits or a \
               StorageClass that provisions one.",
@@ -22,7 +25,9 @@ pub const RULE: Rule = Rule {
                          assumed to be a label without a StorageClass, and findings resting on that are warnings. \
                          Like the PV controller, pvlint does not compare a volume's nodeAffinity with anything: \
                          for a WaitForFirstConsumer class the scheduler also needs the volume reachable from the \
-                         node it picks, which pvlint does not model.",
+                         node it picks, which pvlint does not model. A provisioner that is not a CSI driver pvlint \
+                         knows is assumed to refuse selectors too (as the common ones do), and its clones are not \
+                         judged.",
     },
     check,
     reads: Reads::Simulation,
@@ -44,6 +49,20 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let Some(key) = w.cause_of_claim(id) else {
             continue;
+        };
+        // Refused by the provisioner: the field it refuses.
+        let refused = match p {
+            Pending::ProvisionerRefuses {
+                provisioner, error, ..
+            } => {
+                let at = if c.spec.selector.is_some() {
+                    view.selector.as_ref().map(|s| s.field.clone())
+                } else {
+                    view.data_source.as_ref().map(|d| d.field.clone())
+                };
+                Some((at, provisioner, error))
+            }
+            _ => None,
         };
         let (field, candidate) = match w.closest_volume(id) {
             Some((v, fails)) => (
@@ -67,17 +86,44 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         // A claim that lost a race, or whose fate rests on an assumption, is not certain: a
         // warning when the input holds volumes it nearly fits, else only a note.
+        // A provisioner's refusal is no near miss: whatever the cluster holds, nothing is
+        // provisioned for it.
         let sev = if cons.assumptions.is_empty() && c.race.is_none() {
             Severity::Error
-        } else if c.race.is_some() || w.closest_volume(id).is_some() {
+        } else if c.race.is_some() || w.closest_volume(id).is_some() || refused.is_some() {
             Severity::Warning
         } else {
             Severity::Info
         };
-        let f = sink.report(ctx, view.obj, &field, format!("{what} will stay Pending"));
+        let (field, headline, help) = match refused {
+            Some((at, _provisioner, _error)) => {
+                let selector = c.spec.selector.is_some();
+                (
+                    at.unwrap_or(field),
+                    format!(
+                        "{what} will stay Pending: {}",
+                        if selector { "no provisioner serves a selector" } else { "a clone smaller than its source" }
+                    ),
+                    if selector {
+                        "a selector only picks existing volumes: drop it to let the class provision one, or create a volume with the labels it selects".to_string()
+                    } else {
+                        format!(
+                            "a clone must request at least its source's size: request as much as claim {} does",
+                            c.data_source.as_deref().map_or("", |(_, n)| n.as_str())
+                        )
+                    },
+                )
+            }
+            None => (
+                field,
+                format!("{what} will stay Pending"),
+                "make the claim fit an available volume, add a volume that fits, or use a StorageClass with a provisioner".to_string(),
+            ),
+        };
+        let f = sink.report(ctx, view.obj, &field, headline);
         f.severity(sev)
             .consequence(cons)
             .consequence_of(key)
-            .help("make the claim fit an available volume, add a volume that fits, or use a StorageClass with a provisioner");
+            .help(help);
     }
 }

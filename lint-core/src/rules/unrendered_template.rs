@@ -5,14 +5,17 @@ pub const RULE: Rule = Rule {
     id: "unrendered-template",
     family: Family::Validity,
     severity: Severity::Info,
-    summary: "A file is an unrendered template (Helm/Go, envsubst, @VAR@) or a Kustomize patch: render it, then lint",
+    summary: "A file is an unrendered template (Helm/Go, envsubst, @VAR@, Kustomize replacements) or a Kustomize patch: render it, then lint",
     docs: Docs {
         what: "Finds files that are templates rather than manifests: Helm and other Go templates \
                (`{{ .Values.x }}`), envsubst placeholders (`${VAR}`, `$VAR`) and `@VAR@` markers, in fields \
                pvlint reads or where they keep the file from parsing as YAML; and files that a `kustomization.yaml` \
                in the input names under `patches`, `patchesStrategicMerge`, `patchesJson6902`, a generator's \
                `files`/`envs` or `helmCharts[].valuesFile` (paths resolved from the kustomization's folder, as \
-               kustomize does). One note per file.",
+               kustomize does); fields a kustomization's `replacements` overwrite (their values as written \
+               are placeholders); and placeholders where every built-in type wants an integer \
+               (`runAsUser: $UID`), which kubectl cannot decode as written. One note per file, and no other \
+               finding on a template's documents.",
         why: "A template is not what reaches the API server: its placeholders are not values and its template \
               syntax is not YAML. pvlint reads what it can, treats placeholders as unknown, and says how to \
               lint what the cluster will really get instead of reporting them as errors.",

@@ -51,6 +51,11 @@ impl World {
             Pending::ProvisionerUnavailable { error, .. } => {
                 Some(Event::warning(Reason::ProvisioningFailed, error.clone()))
             }
+            // sig-storage-lib-external-provisioner's provisionClaimOperation.
+            Pending::ProvisionerRefuses { class, error, .. } => Some(Event::warning(
+                Reason::ProvisioningFailed,
+                format!("failed to provision volume with StorageClass \"{class}\": {error}"),
+            )),
             Pending::VolumeMismatch { volume, mismatches } => {
                 let name = &self.volume(*volume).name;
                 mismatches.first().map(|m| {

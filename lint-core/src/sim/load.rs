@@ -424,6 +424,10 @@ impl World {
             volume_name: c.volume_name.as_ref().map(|v| v.value.clone()),
             bind_completed: c.bind_completed.is_some(),
             selected_node: c.selected_node,
+            data_source: c
+                .data_source
+                .as_ref()
+                .map(|d| Box::new((d.kind.clone(), d.name.clone()))),
             has_consumer: false,
             used_by: Vec::new(),
             state: ClaimState::Pending(Pending::New),

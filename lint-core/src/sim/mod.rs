@@ -391,12 +391,41 @@ impl World {
                 });
             }
         }
-        match self.class(c.class_name()) {
+        let class = self.class(c.class_name());
+        let static_only = class.is_none_or(|k| {
+            k.provisioner
+                .as_deref()
+                .is_none_or(|p| p == crate::kube::NO_PROVISIONER)
+        });
+        if static_only {
+            // No provisioner serves the class: the claim can only bind a static volume of it.
+            if let Some(shared) = self.pool_attachment(c.class_name()) {
+                return shared;
+            }
+        }
+        match class {
             Some(class) => match &class.provisioner {
+                Some(p) if p.as_str() == crate::kube::NO_PROVISIONER => Attach::Assumed {
+                    why: format!(
+                        "StorageClass {} provisions nothing: its volumes are made by hand or by a static provisioner, of a kind the input does not show",
+                        class.name
+                    ),
+                },
                 Some(p) => {
                     attach::volume(&attach::provisioned_source(p), c.spec.modes, false, |d| {
                         self.csi_driver(d)
                     })
+                }
+                None if crate::drivers::ambiguous_class(&class.name).is_none()
+                    && crate::drivers::local_by_name(&class.name).is_some() =>
+                {
+                    Attach::ProbablyLocal {
+                        why: format!(
+                            "its provisioner is not known; by its name StorageClass {} is node-local {} storage, and then the pods share its node and nothing hangs",
+                            class.name,
+                            crate::drivers::local_by_name(&class.name).unwrap_or("")
+                        ),
+                    }
                 }
                 None => Attach::Assumed {
                     why: match crate::drivers::ambiguous_class(&class.name) {
@@ -415,6 +444,26 @@ impl World {
                 why: "its volume is not known".into(),
             },
         }
+    }
+
+    /// The attachment all static volumes of a class in the input share, if they agree (local
+    /// volumes of a static provisioner's pool all pin their pods to a node).
+    fn pool_attachment(&self, class: &str) -> Option<Attach> {
+        let mut shared: Option<Attach> = None;
+        let pool = self.volumes.iter().filter(|v| {
+            v.exists && v.spec.class == class && !matches!(v.origin, Origin::Provisioned { .. })
+        });
+        for v in pool {
+            let a = attach::volume(&v.spec.source, v.spec.modes, v.spec.node_affinity, |d| {
+                self.csi_driver(d)
+            });
+            match &shared {
+                None => shared = Some(a),
+                Some(s) if std::mem::discriminant(s) == std::mem::discriminant(&a) => {}
+                Some(_) => return None,
+            }
+        }
+        shared
     }
 
     /// What [`World::attachment`] rests on, when it was read from an assumed class (the claim

@@ -99,7 +99,55 @@ impl World {
             }
             Some(p) => (p.to_string(), Some(self.external_provisioning(p))),
         };
+        if class.provisioner.is_some() {
+            if let Some((error, assumption)) = self.refusal(id, &provisioner) {
+                return self.pend_claim(
+                    id,
+                    Pending::ProvisionerRefuses {
+                        class: Str::from(class_name),
+                        provisioner: Str::from(provisioner),
+                        error: Str::from(error),
+                        assumption,
+                    },
+                );
+            }
+        }
         self.provision(id, &class, provisioner, event)
+    }
+
+    /// What the external provisioner refuses to provision, in the order its
+    /// `prepareProvision` checks (kubernetes-csi/external-provisioner pkg/controller/
+    /// controller.go): a claim with a selector ("claim Selector is not supported"), then a
+    /// clone smaller than its source claim (`getPVCSource`). Certain for CSI drivers (the
+    /// sidecar checks); for another provisioner, the selector is an assumption (most refuse
+    /// it, each in its own code) and a clone is not judged.
+    fn refusal(&self, id: ClaimId, provisioner: &str) -> Option<(String, Option<Assumption>)> {
+        let c = self.claim(id);
+        let csi = crate::drivers::driver(provisioner)
+            .is_some_and(|d| d.attach != crate::drivers::Attach::NotCsi);
+        if c.spec.selector.is_some() {
+            let assumption = (!csi).then(|| Assumption::ProvisionerLikeCsi(Str::from(provisioner)));
+            return Some(("claim Selector is not supported".into(), assumption));
+        }
+        let (kind, source) = c.data_source.as_deref()?;
+        if !csi || kind.as_str() != "PersistentVolumeClaim" {
+            return None;
+        }
+        let src = self.claim_named(&c.key.namespace, source)?;
+        let (want, have) = (
+            c.spec.request.as_ref()?,
+            self.claim(src).spec.request.as_ref()?,
+        );
+        (want < have).then(|| {
+            (
+                format!(
+                    "error getting handle for DataSource Type PersistentVolumeClaim by Name {source}: error, new PVC request must be greater than or equal in size to the specified PVC data source, requested {} but source is {}",
+                    want.bytes_text(),
+                    have.bytes_text()
+                ),
+                None,
+            )
+        })
     }
 
     fn pend_claim(&mut self, id: ClaimId, p: Pending) -> bool {

@@ -112,6 +112,7 @@ impl World {
                     Pending::NoMatchNoClass
                         | Pending::ClassNotFound { .. }
                         | Pending::ProvisionerUnavailable { .. }
+                        | Pending::ProvisionerRefuses { .. }
                         | Pending::AttributesClassUnsupported
                 )
             );

@@ -173,10 +173,11 @@ impl Assumption {
             Assumption::StaticClassOnly(c) => format!("no StorageClass {c} exists: the input uses \"{c}\" only as a label on its static volumes (pass --cluster-state or --complete to make this certain)"),
             Assumption::NoOtherVolumes => "the cluster has no PersistentVolume that matches it besides those in the input (pass --cluster-state or --complete to check)".into(),
             Assumption::NoStaticProvisioner => "no static provisioner (such as sig-storage-local-static-provisioner, which creates local volumes from the disks it finds) creates volumes of this kubernetes.io/no-provisioner class in the cluster".into(),
+            Assumption::ProvisionerLikeCsi(p) => format!("provisioner {p} refuses, as the CSI external-provisioner and most provisioners do, to provision a claim with a selector"),
             Assumption::DriverAttaches(why) => format!("the volume attaches to one node at a time ({why}); a CSIDriver object in the input, or --cluster-state, says for sure"),
             Assumption::PodsOnSeveralNodes => "the scheduler puts the pods on different nodes (a cluster of more than one node where the volume can be used; its default spreading prefers nodes without the workload's pods); on a one-node cluster, or with affinity that keeps them together, they share the node".into(),
             Assumption::AppliedTogether { file, other } => format!("{file} and {other} are applied together, as pvlint groups a directory's files (or a kustomization's resources) by default; --together or --complete says so for sure"),
-            Assumption::DefinedElsewhere { class, file } => format!("StorageClass {class} is installed in the cluster as {file} defines it (another apply set of the input)"),
+            Assumption::DefinedElsewhere { class, file } => format!("StorageClass {class} is installed in the cluster as {file} defines it (another file of the input, applied on its own)"),
         }
     }
 }
@@ -308,6 +309,16 @@ impl World {
                 "no volume of {} matches it, and kube-controller-manager has no provisioner \"{provisioner}\"",
                 class_text(class)
             ),
+            Pending::ProvisionerRefuses { provisioner, error, assumption, .. } => {
+                let mut s = format!(
+                    "no volume of {} matches it, and {provisioner} refuses to provision it ({error})",
+                    class_text(class)
+                );
+                if let Some(a) = assumption {
+                    s.push_str(&format!(" (assumed: {})", a.describe()));
+                }
+                s
+            }
             Pending::AttributesClassUnsupported => format!(
                 "it sets volumeAttributesClassName, which the VolumeAttributesClass feature (off by default in {}) does not allow: matching fails with no event",
                 self.options.kube_version

@@ -185,6 +185,9 @@ pub enum Assumption {
     /// A StorageClass the input defines in another apply set (a directory or kustomization it
     /// is not applied with) is installed in the cluster as that file defines it.
     DefinedElsewhere { class: Str, file: Str },
+    /// A provisioner pvlint does not know to run under the CSI external-provisioner refuses
+    /// what that one refuses (a claim with a selector), as the common ones do.
+    ProvisionerLikeCsi(Str),
 }
 
 /// How a StorageClass is known to pvlint.
@@ -255,6 +258,18 @@ pub enum Pending {
         provisioner: Str,
         /// The error in the ProvisioningFailed event.
         error: Str,
+    },
+    /// No volume matches, and the class's provisioner refuses to provision for the claim (the
+    /// CSI external-provisioner's checks: a selector, a clone smaller than its source): Warning
+    /// ProvisioningFailed, and it stays Pending.
+    ProvisionerRefuses {
+        class: Str,
+        provisioner: Str,
+        /// The error in the ProvisioningFailed event (after "failed to provision volume with
+        /// StorageClass ...: ").
+        error: Str,
+        /// Set when pvlint only assumes the provisioner refuses.
+        assumption: Option<Assumption>,
     },
     /// A volumeAttributesClassName on a claim while the VolumeAttributesClass gate is off:
     /// matching fails with an error, and no event is emitted.
@@ -376,6 +391,9 @@ pub struct Claim {
     pub bind_completed: bool,
     /// volume.kubernetes.io/selected-node is set: delayed binding provisions at once.
     pub selected_node: bool,
+    /// What provisioning makes the volume from: (kind, name) of spec.dataSource(Ref). Boxed:
+    /// rare.
+    pub data_source: Option<Box<(Str, Str)>>,
     /// A pod of the input (or the cluster) uses it: delayed binding goes ahead.
     pub has_consumer: bool,
     /// The workloads whose pods mount it (a StatefulSet for the claims of its templates).

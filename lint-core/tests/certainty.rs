@@ -1,0 +1,156 @@
+//! Certainty decides severity (ARCHITECTURE.md, "Certainty grading"): an error fails on every
+//! cluster consistent with the input, so no finding that rests on an assumption is one; and
+//! the same knowledge, whichever way it reaches pvlint (`--complete`, or a cluster state that
+//! says the same), gives the same findings with the same severities.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use pvlint_core::{api, Request, Severity, Source};
+
+/// What a user sees of a finding: where, which rule, how severe.
+fn seen(report: &pvlint_core::Report) -> BTreeSet<(String, String, u32, Severity)> {
+    report
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule.to_string(),
+                f.location.file.to_string(),
+                f.location.line,
+                f.severity,
+            )
+        })
+        .collect()
+}
+
+/// Every fixture and example alone, and each example folder as one input of several files
+/// (its default apply sets, `--each-file` and `--together`).
+fn requests() -> Vec<(String, Request)> {
+    let mut out: Vec<(String, Request)> = common::all_inputs()
+        .iter()
+        .map(|p| {
+            let c = common::case(p);
+            (c.name, c.request)
+        })
+        .collect();
+    let examples = common::root().join("examples");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&examples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for d in dirs {
+        let sources: Vec<Source> = common::all_inputs()
+            .into_iter()
+            .filter(|p| p.parent() == Some(d.as_path()))
+            .map(|p| common::case(&p).request.sources)
+            .flatten()
+            .collect();
+        for (how, each_file, together) in [
+            ("apply sets", false, false),
+            ("--each-file", true, false),
+            ("--together", false, true),
+        ] {
+            out.push((
+                format!("{} ({how})", d.display()),
+                Request {
+                    sources: sources.clone(),
+                    each_file,
+                    together,
+                    ..Request::default()
+                },
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_finding_that_rests_on_an_assumption_is_never_an_error() {
+    let (mut assumed, mut errors) = (0, 0);
+    for (name, req) in requests() {
+        for f in api::lint(&req).findings {
+            let assumptions = f
+                .consequence
+                .as_ref()
+                .map_or(&[][..], |c| c.assumptions.as_slice());
+            if !assumptions.is_empty() {
+                assumed += 1;
+                assert_ne!(
+                    f.severity,
+                    Severity::Error,
+                    "{name}: {} at line {} is an error that rests on {assumptions:?}",
+                    f.rule,
+                    f.location.line
+                );
+            } else if f.severity == Severity::Error {
+                errors += 1;
+            }
+        }
+    }
+    // Both kinds are there to be told apart.
+    assert!(assumed > 50, "only {assumed} findings with assumptions");
+    assert!(errors > 50, "only {errors} certain errors");
+}
+
+/// `--complete` says the cluster has nothing the input does not define; an empty cluster
+/// state says the same. The findings and their severities must not depend on which.
+#[test]
+fn complete_and_an_empty_cluster_state_judge_alike() {
+    let empty = Source::new("cluster.yaml", "apiVersion: v1\nkind: List\nitems: []\n");
+    let mut compared = 0;
+    for (name, req) in requests() {
+        if !req.cluster.is_empty() || req.audit || req.options.complete {
+            continue;
+        }
+        let mut complete = req.clone();
+        complete.options.complete = true;
+        let mut state = req.clone();
+        state.cluster = vec![empty.clone()];
+        let (a, b) = (seen(&api::lint(&complete)), seen(&api::lint(&state)));
+        assert_eq!(
+            a.symmetric_difference(&b).collect::<Vec<_>>(),
+            Vec::<&(String, String, u32, Severity)>::new(),
+            "{name}: --complete and an empty --cluster-state disagree"
+        );
+        compared += 1;
+    }
+    assert!(compared > 50, "only {compared} inputs compared");
+}
+
+/// Knowing more only removes assumptions: a finding pvlint is sure of without the cluster
+/// (an error) stays an error when the cluster is known to hold nothing else.
+#[test]
+fn knowing_the_cluster_never_softens_a_certain_error() {
+    for (name, req) in requests() {
+        if !req.cluster.is_empty() || req.audit || req.options.complete {
+            continue;
+        }
+        let alone = api::lint(&req);
+        let mut complete = req.clone();
+        complete.options.complete = true;
+        let known = seen(&api::lint(&complete));
+        for f in alone
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+        {
+            let key = (
+                f.rule.to_string(),
+                f.location.file.to_string(),
+                f.location.line,
+                Severity::Error,
+            );
+            assert!(
+                known.contains(&key),
+                "{name}: error {} at line {} without the cluster is gone or softer with --complete",
+                f.rule,
+                f.location.line
+            );
+        }
+    }
+}
