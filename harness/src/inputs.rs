@@ -70,8 +70,13 @@ fn push_text(loaded: &mut Loaded, name: String, bytes: Vec<u8>) {
     }
 }
 
-/// Recursive, sorted, skipping hidden directories; symlinked directories are not followed
-/// (no loops), symlinked files are read.
+/// Directories of other projects' code that a walk skips, as linters do (golangci-lint skips
+/// `vendor`, ESLint `node_modules`): copies of third-party files, not the repository's
+/// manifests. Named on the command line, they are read.
+const THIRD_PARTY: &[&str] = &["vendor", "node_modules"];
+
+/// Recursive, sorted, skipping hidden directories and [`THIRD_PARTY`] ones; symlinked
+/// directories are not followed (no loops), symlinked files are read.
 fn walk(dir: &Path, loaded: &mut Loaded) {
     let entries = match fs::read_dir(dir) {
         Ok(e) => e,
@@ -93,7 +98,7 @@ fn walk(dir: &Path, loaded: &mut Loaded) {
             continue;
         };
         if meta.is_dir() {
-            if !name.starts_with('.') {
+            if !name.starts_with('.') && !THIRD_PARTY.contains(&name.as_str()) {
                 walk(&p, loaded);
             }
         } else if p

@@ -131,6 +131,9 @@ struct SimulateArgs {
     format: Format,
     #[command(flatten)]
     cluster: ClusterArgs,
+    /// The input holds every object that matters: names not found in it do not exist.
+    #[arg(long)]
+    complete: bool,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -577,7 +580,7 @@ fn simulate(args: SimulateArgs) -> Exit {
     let Some((mut loaded, state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
         return Exit::Error;
     };
-    let options = args.cluster.options(false, &cfg);
+    let options = args.cluster.options(args.complete, &cfg);
     let mut operations = Vec::new();
     for t in &args.then {
         match t.parse::<pvlint_core::Operation>() {

@@ -304,10 +304,13 @@ fn decisions_match_pvlint_lint_with_the_whole_cluster_state() {
         let report: Value = serde_json::from_slice(&out.stdout).unwrap();
         let findings = report["findings"].as_array().unwrap();
         let warn_only: BTreeSet<String> = strs(&settings["warnRules"]).into_iter().collect();
+        let reject_always: BTreeSet<String> = strs(&settings["rejectRules"]).into_iter().collect();
         let (mut reject, mut warn) = (BTreeSet::new(), BTreeSet::new());
         for f in findings {
             let rule = f["rule"].as_str().unwrap().to_string();
-            if f["severity"] == "error" && !warn_only.contains(&rule) {
+            if reject_always.contains(&rule)
+                || (f["severity"] == "error" && !warn_only.contains(&rule))
+            {
                 reject.insert(rule);
             } else {
                 warn.insert(rule);
@@ -326,7 +329,7 @@ fn decisions_match_pvlint_lint_with_the_whole_cluster_state() {
         );
         assert_eq!(resp["allowed"], reject.is_empty(), "{name}");
         // The CLI exits 1 exactly when the policy refuses (same threshold: error).
-        if warn_only.is_empty() {
+        if warn_only.is_empty() && reject_always.is_empty() {
             assert_eq!(
                 out.status.code(),
                 Some(if reject.is_empty() { 0 } else { 1 }),
@@ -339,7 +342,8 @@ fn decisions_match_pvlint_lint_with_the_whole_cluster_state() {
             .filter(|f| reject.contains(f["rule"].as_str().unwrap()))
         {
             let line = format!(
-                "error[{}]: {}",
+                "{}[{}]: {}",
+                f["severity"].as_str().unwrap(),
                 f["rule"].as_str().unwrap(),
                 f["message"].as_str().unwrap()
             );
@@ -436,7 +440,7 @@ fn a_huge_request_is_a_clean_rejection_within_the_memory_limit() {
     // The instance was rebuilt: the next request is judged as usual.
     let d = ev.validate(&req, &json!({}));
     assert_eq!(
-        d.audit_annotations["pvlint-rejected"], "rwo-rolling-surge",
+        d.audit_annotations["pvlint-warned"], "rwo-rolling-surge",
         "{d:?}"
     );
 }

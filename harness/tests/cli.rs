@@ -206,6 +206,11 @@ fn directories_are_walked_recursively_and_sorted() {
     std::fs::copy(repo().join(GOOD), dir.join("a.json.yaml")).unwrap();
     std::fs::write(dir.join(".git/ignored.yaml"), "not: [valid").unwrap();
     std::fs::write(dir.join("notes.txt"), "ignored").unwrap();
+    // Third-party copies are not the repository's manifests.
+    for third in ["vendor/k8s.io/test", "web/node_modules/pkg"] {
+        std::fs::create_dir_all(dir.join(third)).unwrap();
+        std::fs::copy(repo().join(BAD), dir.join(third).join("pv.yaml")).unwrap();
+    }
     let o = bin()
         .args([
             "lint",
@@ -222,6 +227,15 @@ fn directories_are_walked_recursively_and_sorted() {
         .as_str()
         .unwrap()
         .ends_with("b/nested/pv.yml"));
+    // Named on the command line, a vendored directory is read.
+    let o = run(&[
+        "lint",
+        "--format",
+        "json",
+        dir.join("vendor").to_str().unwrap(),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["summary"]["sources"], 1, "{}", stdout(&o));
 }
 
 #[test]

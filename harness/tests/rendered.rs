@@ -207,7 +207,8 @@ fn kustomize_findings_name_the_source_file() {
         "{rendered}"
     );
     let (code, json) = pvlint_stdin(&rendered, &["--format", "json"]);
-    assert_eq!(code, 1, "{json}");
+    // Both findings are warnings: they depend on the cluster's nodes.
+    assert_eq!(code, 0, "{json}");
     let all = findings(&json);
     // replicas: 3 from the overlay's patch, on the base's Deployment.
     let shared = finding(&all, "rwo-shared-by-replicas");

@@ -169,7 +169,21 @@ pub fn lint_and_drop_texts(req: &mut Request) -> Report {
 pub fn simulate(req: &Request) -> Result<Simulation, String> {
     let manifests = Index::build_for(&req.sources, req.options.kube_version);
     let cluster = Index::build_for(&req.cluster, req.options.kube_version);
-    let mut world = sim::simulate(&cluster, &manifests, &req.options, !req.cluster.is_empty());
+    // Applied as one `kubectl apply`: in file order, unless kustomize sorts it by kind.
+    let set = sim::Elsewhere {
+        file_order: !req
+            .sources
+            .iter()
+            .any(|s| crate::kustomize::is_kustomization(&s.name)),
+        ..sim::Elsewhere::default()
+    };
+    let mut world = sim::simulate_with(
+        &cluster,
+        &manifests,
+        &req.options,
+        !req.cluster.is_empty(),
+        &set,
+    );
     let locate =
         |side: Side, obj| locate(&req.sources, &req.cluster, &manifests, &cluster, side, obj);
     let mut report = world.report(&locate);

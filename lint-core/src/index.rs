@@ -53,6 +53,9 @@ pub struct Index {
     /// Files with a claim that asks for no class explicitly (`storageClassName: ""`), in any
     /// of its definitions: where the author binds class-less volumes that way.
     pub explicit_no_class: std::collections::HashSet<SourceId>,
+    /// Documents whose object has `metadata.generateName` and no name: `kubectl create`
+    /// makes a new one each time, `kubectl apply` refuses it.
+    pub generate_named: std::collections::HashSet<(SourceId, usize)>,
     /// The Kubernetes release the input is applied to: it decides which API versions exist.
     pub(crate) version: crate::options::KubeVersion,
     /// Objects of an API version that release no longer serves: never created, nothing else
@@ -132,8 +135,12 @@ impl Index {
             ..Index::default()
         };
         let kustomize = crate::kustomize::non_resources(sources);
+        let beside = crate::kustomize::unreached_beside(sources);
         for &id in ids {
             ix.load_source(id, &sources[id], kustomize.get(&id));
+            if beside.contains(&id) {
+                ix.patch_like_source(id);
+            }
         }
         ix.mark_kustomize_labels(sources);
         ix.mark_kustomize_replacements(sources);
@@ -158,8 +165,12 @@ impl Index {
     pub(crate) fn load(sources: &[Source]) -> Index {
         let mut ix = Index::default();
         let kustomize = crate::kustomize::non_resources(sources);
+        let beside = crate::kustomize::unreached_beside(sources);
         for (sid, src) in sources.iter().enumerate() {
             ix.load_source(sid, src, kustomize.get(&sid));
+            if beside.contains(&sid) {
+                ix.patch_like_source(sid);
+            }
         }
         ix.mark_kustomize_labels(sources);
         ix.finish_load(sources);
@@ -264,6 +275,15 @@ impl Index {
             );
             return;
         }
+        // A ytt file is a template whatever it parses to: one note, nothing else on it.
+        if let Some((line, column)) = crate::template::ytt_annotation(&src.text) {
+            issues.clear();
+            self.file_note(
+                sid,
+                DiagKind::Template(crate::template::Kind::Ytt),
+                crate::source::Pos { line, column },
+            );
+        }
         // Template syntax is not YAML: one note on how to render the file, not a storm of
         // parse errors (the documents that did parse are still read).
         if !issues.is_empty() {
@@ -276,6 +296,9 @@ impl Index {
                 );
             }
         }
+        let manifest_text = src.text.contains("apiVersion")
+            || src.text.contains("kind:")
+            || src.text.contains("\"kind\"");
         for i in issues {
             let (severity, help) = match i.kind {
                 IssueKind::Syntax => (
@@ -305,7 +328,14 @@ impl Index {
             };
             // Content kubectl drops matters only in a manifest: a repeated key in a Helm
             // values file is reported with the strays, once the file turns out to hold objects.
-            let to = if kind == DiagKind::Ignored {
+            // A file that cannot be read and shows no sign of a manifest (no `apiVersion`,
+            // no `kind`: a tsconfig.json, a cloud config, a tool's settings) is not one: its
+            // syntax errors are kept with the strays, reported only if it turns out to hold
+            // objects. A document over the parser's limits (an alias bomb, deep nesting) is
+            // reported wherever it is: it is a hazard for every tool that reads the file.
+            let deferred =
+                kind == DiagKind::Ignored || (!manifest_text && i.kind != IssueKind::Limit);
+            let to = if deferred {
                 &mut self.strays
             } else {
                 &mut self.diags
@@ -330,6 +360,13 @@ impl Index {
         for doc in docs {
             let Some(root) = doc.root else { continue };
             self.load_object(sid, doc.index, root);
+        }
+        // A strategic-merge directive makes a document a patch, whoever applies it.
+        if self.objects[before..]
+            .iter()
+            .any(|o| has_directive(o.root()))
+        {
+            self.move_to_patches(sid, true);
         }
         // A file with no object at all is not a manifest (an Ansible playbook, a Helm
         // Chart.yaml, a CI workflow): its documents are not reported, unless one looks like
@@ -360,6 +397,29 @@ impl Index {
             self.load_object(sid, document, root);
             for o in &mut self.objects[before..] {
                 o.from_patch = true;
+            }
+        }
+    }
+
+    /// The objects of a source that may be a patch (see
+    /// [`crate::kustomize::unreached_beside`]) are taken out and kept aside as patches are.
+    fn patch_like_source(&mut self, sid: SourceId) {
+        self.move_to_patches(sid, false);
+    }
+
+    /// Moves a source's objects to the patches: all of them, or (`directives_only`) those
+    /// that carry a strategic-merge directive (`$patch: delete`, `$setElementOrder/...`,
+    /// `$retainKeys`, `$deleteFromPrimitiveList/...`), which only a patch can hold.
+    fn move_to_patches(&mut self, sid: SourceId, directives_only: bool) {
+        let mut i = 0;
+        while i < self.objects.len() {
+            let o = &self.objects[i];
+            if o.source == sid && !o.from_patch && (!directives_only || has_directive(o.root())) {
+                let o = self.objects.remove(i);
+                let document = o.document;
+                self.patches.push((sid, document, o.into_root()));
+            } else {
+                i += 1;
             }
         }
     }
@@ -489,10 +549,20 @@ impl Index {
             return;
         }
         let Some(root) = root else { return };
+        // A document with template placeholders is a template, whatever it lacks.
+        if let Some((kind, at)) = placeholder_in(root) {
+            self.file_note(sid, DiagKind::Template(kind), at.start);
+            return;
+        }
         let s = |k: &str| root.get(k).and_then(Node::as_str);
         let (kind, api) = (s("kind"), s("apiVersion"));
         let has_meta = root.get("metadata").and_then(Node::as_map).is_some();
-        let looks = has_meta && (kind.is_some_and(kind_like) || api.is_some_and(api_version_like));
+        // A kind Kubernetes serves, or an apiVersion: a manifest that lost the other. Another
+        // kind without an apiVersion (operator-sdk's `Configuration`, a book's imaginary
+        // `Website`) is some tool's document, reported only in a file of objects.
+        let looks = has_meta
+            && (kind.is_some_and(|k| kind_like(k) && model::BUILTIN_KINDS.contains(&k))
+                || api.is_some_and(api_version_like));
         let (message, help) = match (kind, api) {
             (Some(kind), None) => (
                 format!("{kind} has no apiVersion: kubectl cannot map it to a resource and skips it"),
@@ -678,6 +748,11 @@ impl Index {
             {
                 self.explicit_no_class.insert(o.source);
             }
+            if o.root().at("metadata.name").is_none()
+                && o.root().at("metadata.generateName").is_some()
+            {
+                self.generate_named.insert((o.source, o.document));
+            }
         }
         self.find_duplicates();
         self.reserve_views();
@@ -691,13 +766,17 @@ impl Index {
             // A version the release no longer serves: the object never exists.
             if let Some(r) = crate::apiversions::removed(&obj.api_version, &obj.kind, self.version)
             {
-                self.removed.push((id, r));
+                // A patch at a removed version is left out with the rest of the patch.
+                if !obj.from_patch {
+                    self.removed.push((id, r));
+                }
                 self.rejected.insert(id);
                 continue;
             }
             let mut r = Reader::new(obj, id, &mut diags);
             check_metadata(&mut r);
             r.placeholders_in_integers();
+            r.placeholders_in_keys();
             let Some((class, _)) = known_kind(&obj.api_version, &obj.kind) else {
                 continue;
             };
@@ -861,11 +940,46 @@ impl Index {
     }
 }
 
+/// The first template placeholder among a tree's scalars (keys included), if any.
+fn placeholder_in(n: &Node) -> Option<(crate::template::Kind, Span)> {
+    match &n.value {
+        crate::node::Value::Scalar(s) => crate::template::in_value(&s.text).map(|k| (k, n.span)),
+        crate::node::Value::Map(entries) => entries.iter().find_map(|e| {
+            crate::template::in_value(&e.key)
+                .map(|k| (k, e.key_span))
+                .or_else(|| placeholder_in(&e.value))
+        }),
+        crate::node::Value::Seq(items) => items.iter().find_map(placeholder_in),
+    }
+}
+
+/// Whether a tree holds a strategic-merge patch directive key (apimachinery's
+/// strategicpatch: `$patch`, `$retainKeys`, `$setElementOrder/<field>`,
+/// `$deleteFromPrimitiveList/<field>`).
+fn has_directive(n: &Node) -> bool {
+    match &n.value {
+        crate::node::Value::Map(entries) => entries.iter().any(|e| {
+            let k = e.key.as_str();
+            k == "$patch"
+                || k == "$retainKeys"
+                || k.starts_with("$setElementOrder/")
+                || k.starts_with("$deleteFromPrimitiveList/")
+                || has_directive(&e.value)
+        }),
+        crate::node::Value::Seq(items) => items.iter().any(has_directive),
+        _ => false,
+    }
+}
+
 /// `metadata` checks every object gets: type of name/namespace/labels/annotations.
 fn check_metadata(r: &mut Reader<'_>) {
     let obj = r.obj;
     let Some(meta) = r.map("metadata") else {
-        if obj.root().get("metadata").is_none() {
+        // A custom group's document without metadata at all is a tool's config file
+        // (nodeadm's NodeConfig, a controller's ControllerManagerConfig, istioctl's
+        // IstioOperator profile): read by that tool, never applied, so not judged as an object.
+        let builtin = model::BUILTIN_GROUPS.contains(&model::group_of(&obj.api_version));
+        if obj.root().get("metadata").is_none() && builtin {
             r.invalid(
                 obj.whole(),
                 Severity::Error,

@@ -64,6 +64,41 @@ pub fn non_resources(sources: &[Source]) -> HashMap<usize, UsedBy> {
     out
 }
 
+/// Files beside a kustomization that no kustomization of the input reaches (neither a
+/// resource nor a patch or generator input): kept in the folder but not applied by
+/// `kubectl apply -k`, they are variants and commented-out patches (`manager_auth_proxy_patch.yaml`
+/// beside a kustomization whose `patches:` line is commented out). They are read as patches
+/// are when the kustomization names them: as the object if complete, left out if partial.
+pub fn unreached_beside(sources: &[Source]) -> std::collections::HashSet<usize> {
+    let mut out = std::collections::HashSet::new();
+    let kustomizations: Vec<usize> = (0..sources.len())
+        .filter(|&i| is_kustomization(&sources[i].name))
+        .collect();
+    if kustomizations.is_empty() {
+        return out;
+    }
+    let dirs: std::collections::HashSet<String> = kustomizations
+        .iter()
+        .map(|&k| parent(&normalize(&sources[k].name)))
+        .collect();
+    let mut reached = vec![false; sources.len()];
+    for &k in &kustomizations {
+        for i in reach(sources, k).0 {
+            reached[i] = true;
+        }
+    }
+    for i in non_resources(sources).into_keys() {
+        reached[i] = true;
+    }
+    for (i, s) in sources.iter().enumerate() {
+        if !reached[i] && !is_kustomization(&s.name) && dirs.contains(&parent(&normalize(&s.name)))
+        {
+            out.insert(i);
+        }
+    }
+    out
+}
+
 /// Whether a source is a kustomization file, by its name.
 pub fn is_kustomization(name: &str) -> bool {
     NAMES.contains(&base_name(name))

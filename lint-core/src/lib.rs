@@ -316,6 +316,8 @@ struct SetContext {
     /// That the set's files are applied together is pvlint's default (a directory or a
     /// kustomization of several files), not the user's word (`--together`, `--complete`).
     assumed_together: bool,
+    /// Applied in file order (not a kustomization, whose output kustomize sorts by kind).
+    file_order: bool,
     /// What the input's other apply sets define at a served API version.
     served_elsewhere: Vec<index::Served>,
 }
@@ -332,6 +334,7 @@ impl SetContext {
         SetContext {
             elsewhere,
             assumed_together: assumed,
+            file_order: set.kind != applyset::SetKind::Kustomization,
             served_elsewhere: Vec::new(),
         }
     }
@@ -357,25 +360,23 @@ fn run_rules(
         Reads::Written,
         &enabled,
         &mut found,
-        sources,
-        ix,
-        options,
-        &unrun,
-        &set.served_elsewhere,
+        &manifest_context(sources, ix, options, &unrun, set),
     );
     let annotations = Annotations::read(ix);
     ix.release_trees();
     let ix: &index::Index = ix;
-    let world = sim::simulate_with(cluster, ix, options, cluster_given, elsewhere);
+    // What the input says of its cluster: this set's own hints first, then the others'.
+    let mut elsewhere = elsewhere.clone();
+    elsewhere.file_order = set.file_order;
+    if !cluster_given && !options.complete {
+        elsewhere.hints = sim::ClusterHints::of(ix, sources).or(&elsewhere.hints);
+    }
+    let world = sim::simulate_with(cluster, ix, options, cluster_given, &elsewhere);
     run_stage(
         Reads::Simulation,
         &enabled,
         &mut found,
-        sources,
-        ix,
-        options,
-        &world,
-        &set.served_elsewhere,
+        &manifest_context(sources, ix, options, &world, set),
     );
     // The simulation is not needed any more: give its memory back before the findings are
     // put in one vector, so that the two are not at the peak together.
@@ -388,7 +389,7 @@ fn run_rules(
     sort(&mut findings);
     one_per_cause(&mut findings);
     if set.assumed_together {
-        across_files(sources, &mut findings);
+        across_files(sources, ix, &mut findings);
     }
     let (findings, suppressed) = settle(&annotations, options, findings);
     Run {
@@ -405,26 +406,32 @@ fn run_stage(
     reads: Reads,
     enabled: &[&'static Rule],
     found: &mut [Vec<Finding>],
-    sources: &[Source],
-    ix: &index::Index,
-    options: &Options,
-    world: &sim::World,
-    served_elsewhere: &[index::Served],
+    ctx: &rules::Context,
 ) {
-    let ctx = rules::Context {
+    for (rule, out) in enabled.iter().zip(found.iter_mut()) {
+        if rule.reads == reads {
+            (rule.check)(ctx, &mut rules::Sink::new(rule, out));
+            out.shrink_to_fit();
+        }
+    }
+}
+
+/// The rules' view of the manifests of one apply set against `world`.
+fn manifest_context<'a>(
+    sources: &'a [Source],
+    ix: &'a index::Index,
+    options: &'a Options,
+    world: &'a sim::World,
+    set: &'a SetContext,
+) -> rules::Context<'a> {
+    rules::Context {
         sources,
         index: ix,
         options,
         sim: world,
         side: sim::Side::Manifest,
         live: None,
-        served_elsewhere,
-    };
-    for (rule, out) in enabled.iter().zip(found.iter_mut()) {
-        if rule.reads == reads {
-            (rule.check)(&ctx, &mut rules::Sink::new(rule, out));
-            out.shrink_to_fit();
-        }
+        served_elsewhere: &set.served_elsewhere,
     }
 }
 
@@ -490,7 +497,22 @@ fn enabled(rule: &Rule, options: &Options) -> bool {
 /// A finding that rests on objects of another file of its apply set rests on those files
 /// being applied together, which is how pvlint groups a directory (or a kustomization) by
 /// default, not something the input says: an assumption, named in the finding.
-fn across_files(sources: &[Source], findings: &mut [Finding]) {
+///
+/// `kubectl apply` cannot create an object that has only `metadata.generateName` ("cannot
+/// use generate name with apply"; such files are made for `kubectl create`): a finding that
+/// rests on one in another file never happens under `kubectl apply -f DIR`, and is dropped.
+fn across_files(sources: &[Source], ix: &index::Index, findings: &mut Vec<Finding>) {
+    let generated =
+        |source: usize, document: usize| ix.generate_named.contains(&(source, document));
+    findings.retain(|f| {
+        let here = (f.location.source, f.location.document);
+        let across = f.related.iter().filter(|r| r.location.source != here.0);
+        let mut involved = across
+            .map(|r| (r.location.source, r.location.document))
+            .peekable();
+        involved.peek().is_none()
+            || !(generated(here.0, here.1) || involved.any(|(s, d)| generated(s, d)))
+    });
     for f in findings.iter_mut() {
         let here = f.location.source;
         let Some(other) = f.related.iter().find(|r| r.location.source != here) else {

@@ -632,7 +632,7 @@ impl Ctx {
     }
 }
 
-const WHY_SERVER: &str = "set by the API server of the source cluster; the target sets its own (a manifest with metadata.resourceVersion cannot even be created: \"resourceVersion should not be set on objects to be created\")";
+const WHY_SERVER: &str = "set by the API server of the source cluster; the target sets its own (kubectl clears resourceVersion when it creates the object, but every later apply sends the stale one and fails with a Conflict)";
 const WHY_STATUS: &str = "written by the source cluster's controllers; the target computes its own";
 const WHY_OWNERS: &str = "names owners by their UIDs in the source cluster: here no object has those UIDs, and the garbage collector deletes an object whose owners are all gone";
 const WHY_CLAIMREF_UID: &str = "the claim gets a new UID in the target cluster: with the old one kept, the volume never matches it (syncVolume Releases it, and reclaims it by its policy)";

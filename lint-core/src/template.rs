@@ -19,6 +19,8 @@ pub enum Kind {
     Word,
     /// A field a kustomization's `replacements` overwrite with a value from another object.
     Replacement,
+    /// A ytt template or overlay (Carvel): `#@` annotations drive what it renders to.
+    Ytt,
 }
 
 impl Kind {
@@ -31,6 +33,7 @@ impl Kind {
             Kind::Printf => "lint what the program that fills in the %s / %d placeholders writes out",
             Kind::Word => "lint the file the script that fills in its placeholders writes out",
             Kind::Replacement => "lint the rendered overlay, e.g. `kubectl kustomize DIR | pvlint lint -`",
+            Kind::Ytt => "render it first, e.g. `ytt -f DIR | pvlint lint -`",
         }
     }
 
@@ -44,6 +47,7 @@ impl Kind {
             Kind::Replacement => {
                 "Kustomize replacement target (the kustomization writes this field)"
             }
+            Kind::Ytt => "ytt template (#@ annotations)",
         }
     }
 }
@@ -124,6 +128,21 @@ pub fn in_value(text: &str) -> Option<Kind> {
     None
 }
 
+/// The first ytt annotation (`#@ load(...)`, `#@overlay/match ...`, `#@data/values`) of a
+/// text, 1-based line and column: a ytt file is a template whatever it parses to.
+pub fn ytt_annotation(text: &str) -> Option<(u32, u32)> {
+    text.lines().enumerate().find_map(|(n, line)| {
+        let t = line.trim_start();
+        (t.starts_with("#@ ")
+            || t.starts_with("#@overlay/")
+            || t.starts_with("#@data/")
+            || t.starts_with("#@yaml/")
+            || t.starts_with("#@template/")
+            || t == "#@")
+            .then(|| (n as u32 + 1, (line.len() - t.len()) as u32 + 1))
+    })
+}
+
 /// The first marker of a template that breaks YAML (`{{ }}`, `@VAR@`; envsubst's `${VAR}`
 /// never does) in a source's text, outside `#` comment lines: its kind and 1-based line and
 /// column. Used when the text does not parse as YAML.
@@ -139,7 +158,7 @@ pub fn in_text(text: &str) -> Option<(Kind, u32, u32)> {
                 Kind::Env => line.find('$'),
                 Kind::At => line.find('@'),
                 Kind::Printf => line.find('%'),
-                Kind::Word | Kind::Replacement => None,
+                Kind::Word | Kind::Replacement | Kind::Ytt => None,
             }
             .unwrap_or(0);
             return Some((kind, n as u32 + 1, line[..col].chars().count() as u32 + 1));
@@ -151,6 +170,19 @@ pub fn in_text(text: &str) -> Option<(Kind, u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ytt_annotations() {
+        assert_eq!(
+            ytt_annotation("#@ load(\"@ytt:overlay\", \"overlay\")\n---\n"),
+            Some((1, 1))
+        );
+        assert_eq!(
+            ytt_annotation("a: 1\n  #@overlay/match by=overlay.all\n"),
+            Some((2, 3))
+        );
+        assert_eq!(ytt_annotation("# @ a comment\nb: '#@ not'\n"), None);
+    }
 
     #[test]
     fn placeholders() {

@@ -292,13 +292,17 @@ impl Builder {
         match first {
             // kubectl converts YAML to JSON with go-yaml, whose maps keep the last value of a
             // repeated key (sigs.k8s.io/yaml, non-strict): so does pvlint, and says so.
+            // The same value twice changes nothing: not reported.
             Some((i, line)) => {
+                let same = crate::node::same_content(&self.entries[base + i].value, &entry.value);
                 let message = format!(
                     "key \"{}\" is defined twice: kubectl keeps this value and drops line {line}'s",
                     entry.key
                 );
                 self.entries[base + i] = entry;
-                self.issue(IssueKind::DuplicateKey, key_span, message);
+                if !same {
+                    self.issue(IssueKind::DuplicateKey, key_span, message);
+                }
             }
             None => self.entries.push(entry),
         }
@@ -697,6 +701,27 @@ mod tests {
         assert_eq!(issues[0].kind, IssueKind::DuplicateKey);
         assert!(!issues[0].kind.fails());
         assert_eq!(issues[0].span.start.line, 5);
+    }
+
+    /// A key written twice with the same value changes nothing: no issue.
+    #[test]
+    fn a_repeated_key_with_the_same_value_is_no_issue() {
+        let (docs, issues) = parse_stream("a: 1\nb: {x: [1, 2]}\na: 1\nb:\n  x: [1, 2]\n");
+        assert!(issues.is_empty(), "{issues:?}");
+        assert_eq!(
+            docs[0]
+                .root
+                .as_ref()
+                .unwrap()
+                .get("a")
+                .unwrap()
+                .as_scalar()
+                .unwrap()
+                .text,
+            "1"
+        );
+        let (_, issues) = parse_stream("a: 1\na: \"1\"\n");
+        assert_eq!(issues.len(), 1, "an int and a string differ");
     }
 
     /// Plain keys are typed as values are, and written as kubectl writes them into JSON.

@@ -47,8 +47,7 @@ fn requests() -> Vec<(String, Request)> {
         let sources: Vec<Source> = common::all_inputs()
             .into_iter()
             .filter(|p| p.parent() == Some(d.as_path()))
-            .map(|p| common::case(&p).request.sources)
-            .flatten()
+            .flat_map(|p| common::case(&p).request.sources)
             .collect();
         for (how, each_file, together) in [
             ("apply sets", false, false),

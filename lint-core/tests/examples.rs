@@ -43,10 +43,10 @@ fn all_example_files() -> Vec<String> {
 const EXPECTED: &[(&str, &str, u32, Severity)] = &[
     // Seed 000: copied claimRef.uid → Lost (ClaimMisbound), and Delete destroys the shared CFS volume.
     ("seed-000-dr-migration/broken.yaml", "stale-claim-ref-uid", 46, Severity::Error),
-    ("seed-000-dr-migration/broken.yaml", "delete-policy-on-imported-volume", 59, Severity::Error),
+    ("seed-000-dr-migration/broken.yaml", "delete-policy-on-imported-volume", 59, Severity::Warning),
     ("seed-000-dr-migration/broken.yaml", "server-populated-fields", 16, Severity::Warning),
     ("seed-000-dr-migration/broken.yaml", "server-populated-fields", 34, Severity::Warning),
-    ("seed-000-dr-migration/seed-fix.yaml", "delete-policy-on-imported-volume", 47, Severity::Error),
+    ("seed-000-dr-migration/seed-fix.yaml", "delete-policy-on-imported-volume", 47, Severity::Warning),
     // Seed 001: invalid NFS server and Recycle; the export after binding carries the claim's UID;
     // myclaim leaves storageClassName out, so on a cluster with a default class it never gets pv3.
     ("seed-001-phase-transitions/broken.yaml", "invalid-nfs-server", 18, Severity::Error),

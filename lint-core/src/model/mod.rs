@@ -104,6 +104,12 @@ impl Object {
 
     /// The object as written. Not after [`Object::release_tree`]: the rules that read the
     /// trees run before it (see `lint::run_rules`).
+    /// The tree, for an object that is taken back out of the index (a patch).
+    pub(crate) fn into_root(self) -> Node {
+        debug_assert!(!self.released, "the tree of {} was released", self.name);
+        self.tree
+    }
+
     pub fn root(&self) -> &Node {
         debug_assert!(
             !self.released,
@@ -365,6 +371,36 @@ impl<'a> Reader<'a> {
         });
     }
 
+    /// Records a template placeholder written in a key (`${COMMENT}namespace:`): keys are
+    /// never shell text, so one there makes the document a template.
+    pub fn placeholders_in_keys(&mut self) {
+        fn find(n: &Node, path: &str) -> Option<(crate::template::Kind, Span, String)> {
+            match &n.value {
+                Value::Map(entries) => entries.iter().find_map(|e| {
+                    let p = join(path, &e.key);
+                    crate::template::in_value(&e.key)
+                        .map(|k| (k, e.key_span, p.clone()))
+                        .or_else(|| find(&e.value, &p))
+                }),
+                Value::Seq(items) => items
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, it)| find(it, &format!("{path}[{i}]"))),
+                Value::Scalar(_) => None,
+            }
+        }
+        if let Some((kind, span, path)) = find(self.obj.root(), "") {
+            let at = Node {
+                value: Value::Scalar(crate::node::Scalar {
+                    text: Str::default(),
+                    kind: ScalarKind::Str,
+                }),
+                span,
+            };
+            self.record_placeholder(&at, &path, kind);
+        }
+    }
+
     /// Records the template placeholders (`$UID`, `${PORT}`, `{{ .Values.port }}`) that stand
     /// where every built-in type wants an integer (`runAsUser: $ID`): such an object cannot be
     /// decoded as written ("cannot unmarshal string into Go struct field ... of type int64"),
@@ -615,6 +651,69 @@ fn plain_placeholder(node: &Node) -> bool {
 pub(crate) fn parse_int(t: &str) -> Option<i64> {
     crate::scalar::int_value(t).and_then(|v| i64::try_from(v).ok())
 }
+
+/// The kinds the built-in API groups serve (current and removed versions alike).
+pub const BUILTIN_KINDS: &[&str] = &[
+    "APIService",
+    "Binding",
+    "CSIDriver",
+    "CSINode",
+    "CSIStorageCapacity",
+    "CertificateSigningRequest",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "ComponentStatus",
+    "ConfigMap",
+    "ControllerRevision",
+    "CronJob",
+    "CustomResourceDefinition",
+    "DaemonSet",
+    "Deployment",
+    "EndpointSlice",
+    "Endpoints",
+    "Event",
+    "FlowSchema",
+    "HorizontalPodAutoscaler",
+    "Ingress",
+    "IngressClass",
+    "Job",
+    "Lease",
+    "LimitRange",
+    "List",
+    "MutatingAdmissionPolicy",
+    "MutatingAdmissionPolicyBinding",
+    "MutatingWebhookConfiguration",
+    "Namespace",
+    "NetworkPolicy",
+    "Node",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+    "Pod",
+    "PodDisruptionBudget",
+    "PodSecurityPolicy",
+    "PodTemplate",
+    "PriorityClass",
+    "PriorityLevelConfiguration",
+    "ReplicaSet",
+    "ReplicationController",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+    "ResourceQuota",
+    "ResourceSlice",
+    "Role",
+    "RoleBinding",
+    "RuntimeClass",
+    "Secret",
+    "Service",
+    "ServiceAccount",
+    "StatefulSet",
+    "StorageClass",
+    "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding",
+    "ValidatingWebhookConfiguration",
+    "VolumeAttachment",
+    "VolumeAttributesClass",
+];
 
 /// The API groups Kubernetes itself serves (no CustomResourceDefinition needed).
 pub const BUILTIN_GROUPS: &[&str] = &[

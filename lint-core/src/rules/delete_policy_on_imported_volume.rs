@@ -20,7 +20,9 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/delete-policy-on-imported-volume/good.yaml"),
         known_problems: "One annotation such as pv.kubernetes.io/provisioned-by on a hand-written PV is not evidence of an \
                          import: the rule needs two independent marks of an export (a pvc-<uid> name, a claimRef.uid, a \
-                         metadata.uid, a CSI provisioner identity, provisioned-by).",
+                         metadata.uid, a CSI provisioner identity, provisioned-by). Only the driver that made the \
+                         volume deletes it: unless a StorageClass or CSIDriver of the input or the cluster state shows \
+                         that driver in this cluster, that it runs here is an assumption, and the finding a warning.",
     },
     check,
     reads: Reads::Simulation,
@@ -110,6 +112,24 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if !later.storage.is_deleted() {
             continue;
         }
+        // Only the driver that made it deletes it: running here too is an assumption unless a
+        // StorageClass or CSIDriver of the input or the cluster state names it.
+        let deleter = pv
+            .source
+            .as_ref()
+            .and_then(|s| s.csi_driver.clone())
+            .or_else(|| pv.provisioned_by.as_ref().map(|p| p.value.clone()));
+        let assumptions: Vec<Str> = match &deleter {
+            Some(d)
+                if w.csi_driver(d).is_none()
+                    && !w.classes().iter().any(|c| {
+                        c.assumption().is_none() && c.provisioner.as_deref() == Some(d.as_str())
+                    }) =>
+            {
+                vec![Str::from(Assumption::ProvisionerRuns(d.clone()).describe())]
+            }
+            _ => Vec::new(),
+        };
         sink.report(
             ctx,
             pv.obj,
@@ -126,7 +146,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             phase: None,
             event: None,
             storage: None,
-            assumptions: Vec::new(),
+            assumptions,
         })
         .help("only the cluster that owns the storage should be able to delete it")
         .suggest_replace("apply imported volumes with Retain", policy.field.span, "Retain");

@@ -63,12 +63,19 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             by_word.entry(word).or_default().push(v);
         }
     }
+    // A StatefulSet template's claims are one finding, on the template.
+    let mut templates_seen = std::collections::HashSet::new();
     for (id, c) in w.claims() {
         if !matches!(
             c.class_source,
             sim::ClassSource::Admission | sim::ClassSource::Retroactive
         ) {
             continue;
+        }
+        if let Some(t) = &c.template_of {
+            if templates_seen.contains(&(t.statefulset.clone(), t.template.clone())) {
+                continue;
+            }
         }
         let Some(view) = ctx.view_of(id) else {
             continue;
@@ -115,27 +122,51 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .explicit_no_class
             .iter()
             .any(|&s| s != claim_source && dir(s) == dir(claim_source));
-        let intended = candidates.into_iter().find(|&v| {
-            let same_file = source_of(v) == Some(claim_source);
-            if !same_file && c.spec.selector.is_none() && explicit_here {
-                return false;
-            }
-            crate::binding::fit::match_failures(&w.volume(v).spec, &c.spec, "", version)
-                .iter()
-                .all(|m| m.check() == Check::Capacity && same_file)
-        });
-        let Some(pv_id) = intended else { continue };
+        let intended: Vec<VolumeId> = candidates
+            .into_iter()
+            .filter(|&v| {
+                let same_file = source_of(v) == Some(claim_source);
+                if !same_file && c.spec.selector.is_none() && explicit_here {
+                    return false;
+                }
+                crate::binding::fit::match_failures(&w.volume(v).spec, &c.spec, "", version)
+                    .iter()
+                    .all(|m| m.check() == Check::Capacity && same_file)
+            })
+            .collect();
+        let Some(&pv_id) = intended.first() else {
+            continue;
+        };
         let pv = w.volume(pv_id);
         let field = view.spec_field(ctx.obj(view.obj));
-        let f = sink.report(
-            ctx,
-            view.obj,
-            &field,
-            format!(
+        let headline = match &c.template_of {
+            Some(t) => {
+                templates_seen.insert((t.statefulset.clone(), t.template.clone()));
+                let names: Vec<&str> = intended
+                    .iter()
+                    .map(|&v| w.volume(v).name.as_str())
+                    .collect();
+                format!(
+                    "StatefulSet {}'s claims ({}) get the default class, not class-less {} {}",
+                    t.statefulset,
+                    t.template,
+                    if names.len() == 1 {
+                        "volume"
+                    } else {
+                        "volumes"
+                    },
+                    match names.len() {
+                        1 | 2 => names.join(" and "),
+                        n => format!("{} and {} more", names[0], n - 1),
+                    }
+                )
+            }
+            None => format!(
                 "claim {} gets the default class, not class-less volume {}",
                 c.key, pv.name
             ),
-        );
+        };
+        let f = sink.report(ctx, view.obj, &field, headline);
         let mut cons = ctx.claim_consequence(id);
         if let (Some(cap), Some(req)) = (&pv.spec.capacity, &c.spec.request) {
             if cap < req {
@@ -196,10 +227,8 @@ fn name_words(name: &str) -> Vec<String> {
     let mut digits = false;
     for c in name.chars().chain(std::iter::once('-')) {
         let alnum = c.is_ascii_alphanumeric();
-        if !alnum || (!word.is_empty() && c.is_ascii_digit() != digits) {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
+        if (!alnum || c.is_ascii_digit() != digits) && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
         }
         if alnum {
             digits = c.is_ascii_digit();

@@ -113,7 +113,19 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         .push(Assumption::DriverAttaches(Str::from(attach.why())).describe());
                 }
                 // A required anti-affinity on the node sends the new pod elsewhere for sure.
-                if w.placement != Placement::Apart {
+                // A one-node hint of the input makes several nodes unlikely: informational.
+                let one_node = (w.placement != Placement::Apart)
+                    .then(|| sim.one_node_hint())
+                    .flatten();
+                if let Some((volume, file)) = one_node {
+                    assumptions.push(
+                        Assumption::SeveralNodesThoughOneNodeVolume {
+                            volume: volume.clone(),
+                            file: file.clone(),
+                        }
+                        .describe(),
+                    );
+                } else if w.placement != Placement::Apart {
                     assumptions.push(Assumption::PodsOnSeveralNodes.describe());
                 }
                 (
@@ -122,7 +134,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         w.name
                     ),
                     outcome,
-                    if attach.unlikely() {
+                    if attach.unlikely() || one_node.is_some() {
                         Severity::Info
                     } else if hangs {
                         Severity::Error

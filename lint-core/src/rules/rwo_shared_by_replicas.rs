@@ -155,13 +155,24 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         }
                         // Forced apart by a required anti-affinity: on different nodes for sure
                         // (beyond the first, those pods stay Pending if nodes run out).
-                        if w.placement != Placement::Apart {
+                        let one_node = (w.placement != Placement::Apart)
+                            .then(|| sim.one_node_hint())
+                            .flatten();
+                        if let Some((volume, file)) = one_node {
+                            assumptions.push(
+                                Assumption::SeveralNodesThoughOneNodeVolume {
+                                    volume: volume.clone(),
+                                    file: file.clone(),
+                                }
+                                .describe(),
+                            );
+                        } else if w.placement != Placement::Apart {
                             assumptions.push(Assumption::PodsOnSeveralNodes.describe());
                         }
                         (
                             format!("{kind} {} runs {pods} on ReadWriteOnce claim {name}", w.name),
                             format!("its volume attaches to one node ({why}), so pods scheduled to other nodes fail with Warning FailedAttachVolume (Multi-Attach error) and stay in ContainerCreating"),
-                            if unlikely { Severity::Info } else { Severity::Error },
+                            if unlikely || one_node.is_some() { Severity::Info } else { Severity::Error },
                             assumptions,
                         )
                     }

@@ -9,11 +9,13 @@ pub const RULE: Rule = Rule {
         what: "Finds objects whose manifest carries `metadata.uid`, `resourceVersion`, `creationTimestamp`, \
                `selfLink`, `generation`, `managedFields`, `deletionTimestamp` or `status` — the marks of \
                `kubectl get -o yaml` output. One finding per object, listing every such field.",
-        why: "These fields belong to the cluster the object was read from. The API server refuses to create an \
-              object whose `metadata.resourceVersion` is set (\"resourceVersion should not be set on objects to be \
-              created\") and rejects updates whose resourceVersion is stale (Conflict); it replaces `uid` and \
-              `creationTimestamp` and drops `status` on create. Their presence means the rest of the manifest may carry \
-              identity that breaks here too (see stale-claim-ref-uid, bind-completed-without-volume).",
+        why: "These fields belong to the cluster the object was read from. `kubectl apply` (and `create`) \
+              clears `metadata.resourceVersion` before it creates an object (cli-runtime's `Helper.Create`), \
+              and the API server sets its own `uid` and `creationTimestamp` and drops `status`; but once the \
+              object exists, applying the file again sends the stale resourceVersion with the patch and fails \
+              with a Conflict (\"the object has been modified; please apply your changes to the latest \
+              version\"). Their presence means the rest of the manifest may carry identity that breaks here too \
+              (see stale-claim-ref-uid, bind-completed-without-volume).",
         example: include_str!("../../tests/fixtures/server-populated-fields/bad.yaml"),
         fix: "Strip server-populated fields before applying, e.g. \
               `yq 'del(.metadata.uid, .metadata.resourceVersion, .metadata.creationTimestamp, .metadata.selfLink, .metadata.generation, .metadata.managedFields, .status)'`.",
@@ -23,7 +25,7 @@ pub const RULE: Rule = Rule {
                          controller-gen write, are not marks of an export and are not reported; nor is the status of \
                          a custom resource whose CustomResourceDefinition (with a status subresource) is not in the \
                          input, which is user data. A warning for volumes and claims, and wherever a \
-                         resourceVersion makes the create fail; elsewhere only informational.",
+                         resourceVersion makes every re-apply fail; elsewhere only informational.",
     },
     check,
     reads: Reads::Written,
@@ -88,12 +90,12 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let names: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
         let summary = if names.contains(&"metadata.resourceVersion") {
-            format!("it carries {}: creating it fails (\"resourceVersion should not be set on objects to be created\") and updating it with a stale resourceVersion fails with a Conflict", names.join(", "))
+            format!("it carries {}: kubectl apply creates it (it clears resourceVersion; the API server sets its own uid and drops status), but every later apply of this file sends the stale resourceVersion and fails with a Conflict (\"the object has been modified\")", names.join(", "))
         } else {
             format!("it carries {}: the API server replaces or drops them on create, but identity copied with them may break binding", names.join(", "))
         };
         let del: Vec<String> = names.iter().map(|n| format!(".{n}")).collect();
-        // A resourceVersion makes the create fail, on any kind. Otherwise the fields are
+        // A resourceVersion makes every re-apply fail, on any kind. Otherwise the fields are
         // replaced or dropped: a concern where identity binds storage (a volume, a claim),
         // only a sign of an export elsewhere.
         let storage = matches!(

@@ -86,11 +86,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         // A claim that lost a race, or whose fate rests on an assumption, is not certain: a
         // warning when the input holds volumes it nearly fits, else only a note.
-        // A provisioner's refusal is no near miss: whatever the cluster holds, nothing is
-        // provisioned for it.
+        // A provisioner's refusal of a claim is as sure as the rest: a selector picks volumes
+        // made by hand, which the cluster may hold when the input does not.
         let sev = if cons.assumptions.is_empty() && c.race.is_none() {
             Severity::Error
-        } else if c.race.is_some() || w.closest_volume(id).is_some() || refused.is_some() {
+        } else if c.race.is_some() || w.closest_volume(id).is_some() {
             Severity::Warning
         } else {
             Severity::Info

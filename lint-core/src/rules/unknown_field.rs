@@ -35,6 +35,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         .iter()
         .enumerate()
         .filter(|(id, _)| !ctx.index.is_superseded(*id))
+        // A partial patch is left out (kustomize completes it); its fields are not judged.
+        .filter(|(id, o)| !(o.from_patch && ctx.index.is_rejected(*id)))
     {
         if !matches!(known_kind(&obj.api_version, &obj.kind), Some((c, _)) if c != KindClass::Other)
         {
@@ -91,6 +93,10 @@ fn walk<'n>(
         Shape::Map(fields) | Shape::Open(fields) => {
             let closed = matches!(shape, Shape::Map(_));
             for e in node.as_map().unwrap_or_default() {
+                // A strategic-merge directive in a patch is no field.
+                if obj.from_patch && e.key.starts_with('$') {
+                    continue;
+                }
                 if let Some(f) = fields.iter().find(|f| f.0 == e.key) {
                     path.push(Seg::Key(&e.key));
                     walk(ctx, sink, id, obj, &e.value, &f.1, path);

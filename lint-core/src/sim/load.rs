@@ -70,8 +70,10 @@ impl World {
                 self.drivers.insert(d.name.to_string(), d.attach_required);
             }
         }
+        self.file_order = elsewhere.file_order;
         if !self.cluster_known {
             self.add_elsewhere(elsewhere);
+            self.hints = elsewhere.hints.clone();
         }
         self.add_default_class();
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
@@ -195,7 +197,32 @@ impl World {
                 }),
             },
             None => {
-                if !self.cluster_known && !self.classes.iter().any(|c| c.is_default) {
+                if self.cluster_known || self.classes.iter().any(|c| c.is_default) {
+                    return;
+                }
+                // A local cluster tool's config in the input: that tool's default class.
+                if let Some((tool, file)) = self.hints.tool.clone() {
+                    let assumed =
+                        ClassKnowledge::Assumed(Assumption::LocalClusterDefault { tool, file });
+                    match self
+                        .classes
+                        .iter_mut()
+                        .find(|c| c.name == tool.default_class())
+                    {
+                        Some(c) => c.is_default = true,
+                        None => self.classes.push(Class {
+                            name: Str::from_static(tool.default_class()),
+                            provisioner: Some(Str::from_static("rancher.io/local-path")),
+                            reclaim: ReclaimPolicy::Delete,
+                            wait_for_first_consumer: true,
+                            is_default: true,
+                            created: Created::At(None),
+                            knowledge: assumed,
+                        }),
+                    }
+                    return;
+                }
+                {
                     self.classes.push(Class {
                         name: Str::from_static(ASSUMED_DEFAULT),
                         provisioner: None,
@@ -532,7 +559,7 @@ impl World {
             return id;
         }
         if !live && claim.class.is_none() {
-            match self.default_class() {
+            match self.default_class_at_creation(&claim) {
                 Ok(Some(d)) => {
                     claim.class = Some(Str::from(d));
                     claim.class_source = ClassSource::Admission;

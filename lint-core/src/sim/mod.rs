@@ -78,6 +78,10 @@ pub struct World {
     index: find_match::VolumeIndex,
     /// For each claim left Pending: the volume closest to fitting it, and what it fails.
     closest: HashMap<ClaimId, (VolumeId, Vec<Mismatch>)>,
+    /// What the input says of its cluster (none when the cluster is known).
+    hints: ClusterHints,
+    /// See [`Elsewhere::file_order`].
+    file_order: bool,
 }
 
 /// Simulates the manifests applied onto the cluster state, run to a fixed point.
@@ -121,6 +125,90 @@ pub fn simulate_with(
 pub struct Elsewhere {
     pub(crate) classes: Vec<ElsewhereClass>,
     pub(crate) drivers: Vec<(Str, bool)>,
+    /// What the input says of the cluster it is written for, wherever it says it.
+    pub(crate) hints: ClusterHints,
+    /// The set's objects are created in the order they are written (`kubectl apply -f`: file
+    /// by file, document by document), not sorted by kind as kustomize and Helm sort them
+    /// (StorageClasses first): a claim is admitted before a StorageClass written after it.
+    pub(crate) file_order: bool,
+}
+
+/// What an input says of the cluster it is written for, without a cluster state: a local
+/// cluster tool's config (kind's `Cluster`, k3d's `Simple`: that tool's default class), or a
+/// hostPath volume without nodeAffinity (a directory on whichever node a pod lands on: written
+/// for a cluster of one node). Hints, never certainties: what rests on them is an assumption.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct ClusterHints {
+    /// The local cluster tool a config of the input is for, and that file.
+    pub tool: Option<(LocalCluster, Str)>,
+    /// A hostPath volume without nodeAffinity, and its file.
+    pub one_node: Option<(Str, Str)>,
+}
+
+/// A local cluster tool whose config the input carries, with the default StorageClass its
+/// clusters come with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LocalCluster {
+    /// kind (`kind.x-k8s.io` `Cluster`): class `standard`, rancher.io/local-path,
+    /// WaitForFirstConsumer (kubernetes-sigs/kind pkg/cluster/internal/create/actions/
+    /// installstorage/storage.go).
+    Kind,
+    /// k3d (`k3d.io` `Simple`), a k3s cluster: class `local-path`, rancher.io/local-path,
+    /// WaitForFirstConsumer (k3s-io/k3s manifests/local-storage.yaml).
+    K3d,
+}
+
+impl LocalCluster {
+    pub fn name(self) -> &'static str {
+        match self {
+            LocalCluster::Kind => "kind",
+            LocalCluster::K3d => "k3d",
+        }
+    }
+
+    /// The default class its clusters come with.
+    pub fn default_class(self) -> &'static str {
+        match self {
+            LocalCluster::Kind => "standard",
+            LocalCluster::K3d => "local-path",
+        }
+    }
+}
+
+impl ClusterHints {
+    /// The hints in one index.
+    pub(crate) fn of(ix: &Index, sources: &[crate::source::Source]) -> ClusterHints {
+        let file =
+            |obj: crate::model::ObjId| Str::from(sources[ix.object(obj).source].name.as_str());
+        let tool = ix.objects.iter().enumerate().find_map(|(id, o)| {
+            let t = if o.api_version.starts_with("kind.x-k8s.io/") && o.kind == "Cluster" {
+                LocalCluster::Kind
+            } else if o.api_version.starts_with("k3d.io/") && o.kind == "Simple" {
+                LocalCluster::K3d
+            } else {
+                return None;
+            };
+            Some((t, file(id)))
+        });
+        let one_node = ix
+            .pvs
+            .iter()
+            .find(|pv| {
+                !pv.has_node_affinity
+                    && pv.source.as_ref().is_some_and(|s| s.kind == "hostPath")
+                    && !ix.is_rejected(pv.obj)
+            })
+            .map(|pv| (pv.name.clone(), file(pv.obj)));
+        ClusterHints { tool, one_node }
+    }
+
+    /// The first of each hint.
+    pub(crate) fn or(self, other: &ClusterHints) -> ClusterHints {
+        ClusterHints {
+            tool: self.tool.or_else(|| other.tool.clone()),
+            one_node: self.one_node.or_else(|| other.one_node.clone()),
+        }
+    }
 }
 
 /// A StorageClass another apply set defines.
@@ -163,6 +251,7 @@ impl Elsewhere {
             for d in &ix.csi_drivers {
                 out.drivers.push((d.name.clone(), d.attach_required));
             }
+            out.hints = std::mem::take(&mut out.hints).or(&ClusterHints::of(ix, sources));
         }
         out
     }
@@ -200,6 +289,8 @@ impl Elsewhere {
         Elsewhere {
             classes,
             drivers: self.drivers.clone(),
+            hints: self.hints.clone(),
+            file_order: self.file_order,
         }
     }
 }
@@ -257,6 +348,8 @@ impl World {
             provisioned_texts: HashMap::new(),
             index: find_match::VolumeIndex::default(),
             closest: HashMap::new(),
+            hints: ClusterHints::default(),
+            file_order: false,
         }
     }
 
@@ -367,6 +460,12 @@ impl World {
     /// checks it fails (the first is the one the controller hits first).
     pub fn closest_volume(&self, id: ClaimId) -> Option<(VolumeId, &[Mismatch])> {
         self.closest.get(&id).map(|(v, m)| (*v, m.as_slice()))
+    }
+
+    /// A hostPath volume of the input without nodeAffinity (name, file): the input is
+    /// written for a cluster of one node. None when the cluster is known.
+    pub fn one_node_hint(&self) -> Option<&(Str, Str)> {
+        self.hints.one_node.as_ref()
     }
 
     /// `attachRequired` of a CSIDriver object pvlint knows.

@@ -179,12 +179,25 @@ pub enum Assumption {
     /// than one node the volume can be used on, and nothing in the pod template keeps the
     /// pods together (the default spreading prefers nodes without the workload's pods).
     PodsOnSeveralNodes,
+    /// [`Assumption::PodsOnSeveralNodes`], against a hint of the input: a hostPath volume
+    /// without nodeAffinity (`volume`, in `file`) is written for a cluster of one node.
+    SeveralNodesThoughOneNodeVolume { volume: Str, file: Str },
     /// Files of one apply set are applied together: pvlint's default grouping (a directory's
     /// files, a kustomization's resources), not the user's word (`--together`, `--complete`).
     AppliedTogether { file: Str, other: Str },
     /// A StorageClass the input defines in another apply set (a directory or kustomization it
     /// is not applied with) is installed in the cluster as that file defines it.
     DefinedElsewhere { class: Str, file: Str },
+    /// The input carries a local cluster tool's config (`file`): the cluster is that tool's,
+    /// and its default class is the one the tool installs.
+    LocalClusterDefault {
+        tool: super::LocalCluster,
+        file: Str,
+    },
+    /// The provisioner (or CSI driver) that made a volume runs in this cluster too, and deletes
+    /// the storage when the volume is released with Delete: nothing in the input or the
+    /// cluster state (a StorageClass or CSIDriver of it) shows it.
+    ProvisionerRuns(Str),
     /// A provisioner pvlint does not know to run under the CSI external-provisioner refuses
     /// what that one refuses (a claim with a selector), as the common ones do.
     ProvisionerLikeCsi(Str),

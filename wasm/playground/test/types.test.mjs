@@ -58,7 +58,7 @@ async function outputs() {
       values.push(["Simulation", pv.simulate(sources, requestOf(c, { operations: [{ op: "apply", sources }] }))]);
     }
   }
-  values.push(["Report", pv.lint([{ name: "a.yaml", text: "a: [\n" }, { name: "b.json", text: "{}" }], { eachFile: true })]);
+  values.push(["Report", pv.lint([{ name: "a.yaml", text: "apiVersion: v1\nkind: PersistentVolume\nspec: [\n" }, { name: "b.json", text: "{}" }], { eachFile: true })]);
   // `helm template` output: findings name the template in location.origin.
   const helm = "---\n# Source: mydb/templates/pvc.yaml\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, uid: 3d65a636-f4c3-4c49-b957-c45673f48bc6}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n";
   values.push(["Report", pv.lint([{ name: "rendered.yaml", text: helm }])]);
