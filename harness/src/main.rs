@@ -115,6 +115,15 @@ struct ClusterArgs {
     /// Settings file (default: the nearest .pvlint.yaml in the working directory or above).
     #[arg(long, value_name = "FILE")]
     config: Option<std::path::PathBuf>,
+    /// How the manifests are applied: strict (kubectl's default: the API server rejects an
+    /// object with an unknown field) or warn (kubectl --validate=warn, Helm: the field is
+    /// dropped).
+    #[arg(long, value_name = "MODE", value_parser = parse_validate)]
+    validate: Option<pvlint_core::FieldValidation>,
+}
+
+fn parse_validate(s: &str) -> Result<pvlint_core::FieldValidation, String> {
+    s.parse()
 }
 
 #[derive(clap::Args)]
@@ -123,8 +132,8 @@ struct SimulateArgs {
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
     /// Then run an operation and show the state after it (repeatable, in order):
-    /// 'delete pv/NAME', 'delete pvc/NAMESPACE/NAME', 'remove-claimref pv/NAME',
-    /// 'remove-finalizers pv/NAME', 'apply FILE'.
+    /// 'delete pv/NAME', 'delete pvc/NAMESPACE/NAME', 'delete pod/NAMESPACE/NAME',
+    /// 'remove-claimref pv/NAME', 'remove-finalizers pv/NAME', 'apply FILE'.
     #[arg(long, value_name = "OPERATION")]
     then: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -425,6 +434,7 @@ impl ClusterArgs {
                     .clone()
                     .or_else(|| cfg.default_class.clone())
             },
+            field_validation: self.validate.unwrap_or_default(),
         }
     }
 

@@ -251,7 +251,7 @@ fn seed_004_timelines() {
 fn bad_operations_are_usage_errors_naming_the_forms() {
     for bad in [
         "drop pv/x",
-        "delete pod/x",
+        "delete deployment/x",
         "remove-claimref pvc/a/b",
         "delete",
     ] {
@@ -262,6 +262,7 @@ fn bad_operations_are_usage_errors_naming_the_forms() {
         for form in [
             "'delete pv/NAME'",
             "'delete pvc/NAMESPACE/NAME'",
+            "'delete pod/NAMESPACE/NAME'",
             "'remove-claimref pv/NAME'",
             "'remove-finalizers pv/NAME'",
             "'apply FILE'",

@@ -13,6 +13,7 @@ pub use crate::migrate::{
     Change, ChangeKind, MigrateOptions, MigrateRequest, MigratedObject, Migration,
 };
 use crate::options::Options;
+use crate::sim::report::ClaimOutcome;
 use crate::sim::{self, Located, Side, Simulation};
 use crate::source::Source;
 use crate::Report;
@@ -48,6 +49,9 @@ pub enum Operation {
     DeletePv { name: String },
     /// `kubectl delete pvc -n NAMESPACE NAME`.
     DeletePvc { namespace: String, name: String },
+    /// `kubectl delete pod -n NAMESPACE NAME`: a Pod of the input; its claims are no longer in
+    /// use (a claim deleted while the pod ran goes now).
+    DeletePod { namespace: String, name: String },
     /// Remove spec.claimRef from a volume (how an admin makes a Released volume Available).
     RemoveClaimRef { name: String },
     /// Remove every finalizer from a volume (how an admin unblocks a Terminating one).
@@ -57,13 +61,14 @@ pub enum Operation {
 }
 
 /// The accepted forms of an operation, for usage errors.
-pub const OPERATION_FORMS: &str = "'delete pv/NAME', 'delete pvc/NAMESPACE/NAME' (or pvc/NAME in default), 'remove-claimref pv/NAME', 'remove-finalizers pv/NAME', 'apply FILE'";
+pub const OPERATION_FORMS: &str = "'delete pv/NAME', 'delete pvc/NAMESPACE/NAME' (or pvc/NAME in default), 'delete pod/NAMESPACE/NAME', 'remove-claimref pv/NAME', 'remove-finalizers pv/NAME', 'apply FILE'";
 
 impl fmt::Display for Operation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Operation::DeletePv { name } => write!(f, "delete pv/{name}"),
             Operation::DeletePvc { namespace, name } => write!(f, "delete pvc/{namespace}/{name}"),
+            Operation::DeletePod { namespace, name } => write!(f, "delete pod/{namespace}/{name}"),
             Operation::RemoveClaimRef { name } => write!(f, "remove-claimref pv/{name}"),
             Operation::RemoveFinalizers { name } => write!(f, "remove-finalizers pv/{name}"),
             Operation::Apply { sources } => {
@@ -94,10 +99,18 @@ impl FromStr for Operation {
                 if let Some(name) = pv(arg) {
                     return Ok(Operation::DeletePv { name });
                 }
-                let rest = arg
-                    .strip_prefix("pvc/")
-                    .or_else(|| arg.strip_prefix("persistentvolumeclaim/"))
-                    .ok_or_else(bad)?;
+                let (pod, rest) = match arg
+                    .strip_prefix("pod/")
+                    .or_else(|| arg.strip_prefix("pods/"))
+                {
+                    Some(rest) => (true, rest),
+                    None => (
+                        false,
+                        arg.strip_prefix("pvc/")
+                            .or_else(|| arg.strip_prefix("persistentvolumeclaim/"))
+                            .ok_or_else(bad)?,
+                    ),
+                };
                 let (namespace, name) = match rest.split_once('/') {
                     Some((ns, n)) => (ns.to_string(), n.to_string()),
                     None => ("default".to_string(), rest.to_string()),
@@ -105,7 +118,11 @@ impl FromStr for Operation {
                 if namespace.is_empty() || name.is_empty() || name.contains('/') {
                     return Err(bad());
                 }
-                Ok(Operation::DeletePvc { namespace, name })
+                Ok(if pod {
+                    Operation::DeletePod { namespace, name }
+                } else {
+                    Operation::DeletePvc { namespace, name }
+                })
             }
             "remove-claimref" => Ok(Operation::RemoveClaimRef {
                 name: pv(arg).ok_or_else(bad)?,
@@ -166,8 +183,11 @@ pub fn lint_and_drop_texts(req: &mut Request) -> Report {
 }
 
 /// Simulates the request: the manifests applied onto the cluster state, then each operation.
+/// Where timing decides (claims created together, volumes created in the same apply), the
+/// outcomes other timings give are listed too (`alternatives`).
 pub fn simulate(req: &Request) -> Result<Simulation, String> {
-    let manifests = Index::build_for(&req.sources, req.options.kube_version);
+    let mut manifests = Index::build_for(&req.sources, req.options.kube_version);
+    manifests.reject_unknown_fields(req.options.field_validation);
     let cluster = Index::build_for(&req.cluster, req.options.kube_version);
     // Applied as one `kubectl apply`: in file order, unless kustomize sorts it by kind.
     let set = sim::Elsewhere {
@@ -177,48 +197,90 @@ pub fn simulate(req: &Request) -> Result<Simulation, String> {
             .any(|s| crate::kustomize::is_kustomization(&s.name)),
         ..sim::Elsewhere::default()
     };
-    let mut world = sim::simulate_with(
-        &cluster,
-        &manifests,
-        &req.options,
-        !req.cluster.is_empty(),
-        &set,
-    );
+    // The manifests of each `apply` operation, read once.
+    let applied: Vec<Option<Index>> = req
+        .operations
+        .iter()
+        .map(|op| match op {
+            Operation::Apply { sources } => {
+                let mut more = Index::build_for(sources, req.options.kube_version);
+                more.reject_unknown_fields(req.options.field_validation);
+                Some(more)
+            }
+            _ => None,
+        })
+        .collect();
+    let run = |timing: sim::timing::Timing,
+               each: &mut dyn FnMut(&sim::World, Option<&Operation>)|
+     -> Result<sim::World, String> {
+        let mut world = sim::simulate_timed(
+            &cluster,
+            &manifests,
+            &req.options,
+            !req.cluster.is_empty(),
+            &set,
+            timing.clone(),
+        );
+        each(&world, None);
+        for (op, more) in req.operations.iter().zip(&applied) {
+            let o = match op {
+                Operation::DeletePv { name } => sim::Operation::DeleteVolume(name),
+                Operation::DeletePvc { namespace, name } => {
+                    sim::Operation::DeleteClaim { namespace, name }
+                }
+                Operation::DeletePod { namespace, name } => {
+                    sim::Operation::DeletePod { namespace, name }
+                }
+                Operation::RemoveClaimRef { name } => sim::Operation::RemoveClaimRef(name),
+                Operation::RemoveFinalizers { name } => sim::Operation::RemoveFinalizers(name),
+                Operation::Apply { .. } => {
+                    sim::Operation::Apply(more.as_ref().expect("read above"))
+                }
+            };
+            world.set_timing(&timing);
+            world.operate(o).map_err(|e| format!("{op}: {e}"))?;
+            each(&world, Some(op));
+        }
+        Ok(world)
+    };
     let locate =
         |side: Side, obj| locate(&req.sources, &req.cluster, &manifests, &cluster, side, obj);
-    let mut report = world.report(&locate);
-    if req.operations.is_empty() {
-        return Ok(report);
-    }
-    report
-        .steps
-        .push(world.step("apply the manifests".into(), &locate));
-    let mut applied: Vec<(Vec<Source>, Index)> = Vec::new();
-    for op in &req.operations {
-        let ix;
-        let o = match op {
-            Operation::DeletePv { name } => sim::Operation::DeleteVolume(name),
-            Operation::DeletePvc { namespace, name } => {
-                sim::Operation::DeleteClaim { namespace, name }
+    let mut report: Option<Simulation> = None;
+    let world = run(sim::timing::Timing::default(), &mut |w, op| match op {
+        None => {
+            let mut r = w.report(&locate);
+            if !req.operations.is_empty() {
+                r.steps.push(w.step("apply the manifests".into(), &locate));
             }
-            Operation::RemoveClaimRef { name } => sim::Operation::RemoveClaimRef(name),
-            Operation::RemoveFinalizers { name } => sim::Operation::RemoveFinalizers(name),
-            Operation::Apply { sources } => {
-                applied.push((
-                    sources.clone(),
-                    Index::build_for(sources, req.options.kube_version),
-                ));
-                ix = &applied.last().expect("pushed").1;
-                sim::Operation::Apply(ix)
+            report = Some(r);
+        }
+        Some(op) => {
+            if let Some(r) = report.as_mut() {
+                r.steps.push(w.step(op.to_string(), &locate));
             }
-        };
-        world.operate(o).map_err(|e| format!("{op}: {e}"))?;
-        report.steps.push(world.step(op.to_string(), &locate));
+        }
+    })?;
+    let mut report = report.expect("the first apply is reported");
+    if let Some(last) = report.steps.last() {
+        report.claims = last.claims.clone();
+        report.volumes = last.volumes.clone();
+        report.converged = world.converged();
     }
-    let last = report.steps.last().expect("at least one step");
-    report.claims = last.claims.clone();
-    report.volumes = last.volumes.clone();
-    report.converged = world.converged();
+    report.alternatives = sim::timing::alternatives(&world, |t| run(t, &mut |_, _| {}).ok());
+    // A claim whose outcome another timing changes depends on the order.
+    let alternatives = &report.alternatives;
+    let varies = |c: &ClaimOutcome| {
+        let key = format!("{}/{}", c.namespace, c.name);
+        alternatives
+            .iter()
+            .any(|a| a.bindings.iter().any(|b| b.claim == key))
+    };
+    let last = report.steps.last_mut().map(|s| &mut s.claims);
+    for c in report.claims.iter_mut().chain(last.into_iter().flatten()) {
+        if varies(c) {
+            c.order_dependent = true;
+        }
+    }
     Ok(report)
 }
 
@@ -318,6 +380,13 @@ mod tests {
                 "remove-finalizers pv/a",
                 Operation::RemoveFinalizers { name: "a".into() },
             ),
+            (
+                "delete pod/app/api",
+                Operation::DeletePod {
+                    namespace: "app".into(),
+                    name: "api".into(),
+                },
+            ),
         ] {
             assert_eq!(text.parse::<Operation>().unwrap(), op);
         }
@@ -327,7 +396,7 @@ mod tests {
         );
         for bad in [
             "delete",
-            "delete pod/x",
+            "delete deployment/x",
             "remove-claimref pvc/x",
             "drop pv/x",
             "delete pv/",

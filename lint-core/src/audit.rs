@@ -10,7 +10,8 @@ use crate::sim::{self, Side};
 use crate::{enabled, one_per_cause, settle, sort, Annotations, Request, Run};
 
 pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
-    let manifests = Index::build_for(&req.sources, req.options.kube_version);
+    let mut manifests = Index::build_for(&req.sources, req.options.kube_version);
+    manifests.reject_unknown_fields(req.options.field_validation);
     let world = sim::simulate(cluster, &manifests, &req.options, true);
     let live = Live::read(cluster);
     // A ReplicaSet of a Deployment, a Job of a CronJob, a Pod of either: the owner is judged.

@@ -737,6 +737,28 @@ impl Index {
     }
 
     /// Definitions that a later one of the same object replaces.
+    /// kubectl's default field validation (`--validate=strict`, the API server's
+    /// `fieldValidation=Strict`): an object with a field the API does not know is rejected
+    /// ("strict decoding error: unknown field") and never exists. With `warn` (Helm,
+    /// client-go, `--validate=warn`) the field is dropped and the object created.
+    pub(crate) fn reject_unknown_fields(&mut self, validation: crate::options::FieldValidation) {
+        if !validation.is_strict() {
+            return;
+        }
+        for (id, obj) in self.objects.iter().enumerate() {
+            if obj.from_patch
+                || self.superseded.contains(&id)
+                || !model::reaches_api_server(&obj.api_version, &obj.kind)
+                || !matches!(model::known_kind(&obj.api_version, &obj.kind), Some((c, _)) if c != model::KindClass::Other)
+            {
+                continue;
+            }
+            if !crate::schema::unknown_fields(&obj.kind, obj.root(), false).is_empty() {
+                self.rejected.insert(id);
+            }
+        }
+    }
+
     pub fn is_superseded(&self, obj: ObjId) -> bool {
         self.superseded.contains(&obj)
     }

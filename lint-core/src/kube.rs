@@ -310,10 +310,6 @@ impl IntOrPercent {
             }
         }
     }
-
-    pub fn is_zero(&self) -> bool {
-        matches!(self, IntOrPercent::Int(0) | IntOrPercent::Percent(0))
-    }
 }
 
 /// deployment/util.ResolveFenceposts: (surge, unavailable) for `replicas`.

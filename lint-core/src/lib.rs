@@ -51,7 +51,7 @@ pub use finding::{
     Severity, StorageFate, Suggestion,
 };
 pub use node::Str;
-pub use options::{KubeVersion, Options, RuleLevel};
+pub use options::{FieldValidation, KubeVersion, Options, RuleLevel};
 pub use rules::{Docs, Family, Rule};
 pub use schema::suggest as did_you_mean;
 pub use sim::report::{ClaimOutcome, Located, OriginOut, Step, StorageOut, VolumeOutcome};
@@ -347,6 +347,7 @@ fn run_rules(
     options: &Options,
     set: &SetContext,
 ) -> Run {
+    ix.reject_unknown_fields(options.field_validation);
     let elsewhere = &set.elsewhere;
     let enabled: Vec<&Rule> = rules::ALL
         .iter()

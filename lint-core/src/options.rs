@@ -93,6 +93,44 @@ pub struct Options {
     /// Per-rule settings by rule id: `off`, or the severity to report it with.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub rules: BTreeMap<String, RuleLevel>,
+    /// How the tool that applies the manifests validates fields: kubectl's default `strict`
+    /// (the API server rejects an object with an unknown field), or `warn` (`kubectl apply
+    /// --validate=warn`, Helm, client-go: the field is dropped with a warning).
+    #[serde(skip_serializing_if = "FieldValidation::is_strict")]
+    pub field_validation: FieldValidation,
+}
+
+/// Field validation of the client that applies the manifests (kubectl `--validate`; the API
+/// server's `fieldValidation` query parameter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FieldValidation {
+    /// `fieldValidation=Strict` (kubectl's default since 1.27): "strict decoding error:
+    /// unknown field", the object is not created.
+    #[default]
+    Strict,
+    /// `fieldValidation=Warn` (`kubectl apply --validate=warn`, Helm, client-go): the unknown
+    /// field is dropped and the object created, with a warning.
+    Warn,
+}
+
+impl FieldValidation {
+    pub fn is_strict(&self) -> bool {
+        *self == FieldValidation::Strict
+    }
+}
+
+impl FromStr for FieldValidation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<FieldValidation, String> {
+        match s {
+            "strict" | "true" => Ok(FieldValidation::Strict),
+            "warn" | "false" | "ignore" => Ok(FieldValidation::Warn),
+            _ => Err(format!(
+                "\"{s}\" is not a validation mode; use strict (kubectl's default) or warn (kubectl --validate=warn, Helm)"
+            )),
+        }
+    }
 }
 
 /// A rule's setting: off, or on with a severity.
@@ -156,6 +194,7 @@ impl Default for Options {
             complete: false,
             default_class: None,
             rules: BTreeMap::new(),
+            field_validation: FieldValidation::Strict,
         }
     }
 }

@@ -323,3 +323,86 @@ pub fn suggest<'a>(key: &str, known: impl Iterator<Item = &'a str>) -> Option<&'
         .min_by_key(|(d, k)| (*d, *k))
         .map(|(_, k)| k)
 }
+
+/// A field the API does not know, found by [`unknown_fields`].
+pub struct Unknown<'n> {
+    /// The path of the map holding it (`spec`, `spec.template.spec.volumes[0]`).
+    pub parent: String,
+    pub key: &'n str,
+    pub key_span: crate::source::Span,
+    pub value: &'n crate::node::Node,
+    /// The known field it most likely means.
+    pub suggestion: Option<&'static str>,
+    /// The fields pvlint knows in that map.
+    pub known: &'static [F],
+}
+
+/// The unknown fields of an object of a kind whose shape pvlint knows: every unknown key of a
+/// map whose fields pvlint knows completely, and keys one edit away from a known field in
+/// maps it knows in part (pod specs, containers). A patch's strategic-merge directives (`$...`)
+/// are no fields.
+pub fn unknown_fields<'n>(
+    kind: &str,
+    root: &'n crate::node::Node,
+    patch: bool,
+) -> Vec<Unknown<'n>> {
+    let mut out = Vec::new();
+    if let Some(shape) = object(kind) {
+        walk(kind, root, shape, patch, &mut String::new(), &mut out);
+    }
+    out
+}
+
+fn walk<'n>(
+    kind: &str,
+    node: &'n crate::node::Node,
+    shape: &'static Shape,
+    patch: bool,
+    path: &mut String,
+    out: &mut Vec<Unknown<'n>>,
+) {
+    match shape {
+        Any => {}
+        List(inner) => {
+            for (i, item) in node.as_seq().unwrap_or_default().iter().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                walk(kind, item, inner, patch, path, out);
+                path.truncate(len);
+            }
+        }
+        Map(fields) | Open(fields) => {
+            let closed = matches!(shape, Map(_));
+            for e in node.as_map().unwrap_or_default() {
+                if patch && e.key.starts_with('$') {
+                    continue;
+                }
+                if let Some(f) = fields.iter().find(|f| f.0 == e.key) {
+                    let len = path.len();
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(&e.key);
+                    walk(kind, &e.value, &f.1, patch, path, out);
+                    path.truncate(len);
+                    continue;
+                }
+                let names = || fields.iter().map(|f| f.0);
+                let suggestion = alias(kind, &e.key)
+                    .filter(|a| names().any(|n| n == *a))
+                    .or_else(|| suggest(&e.key, names()));
+                if !closed && suggestion.is_none() {
+                    continue;
+                }
+                out.push(Unknown {
+                    parent: path.clone(),
+                    key: &e.key,
+                    key_span: e.key_span,
+                    value: &e.value,
+                    suggestion,
+                    known: fields,
+                });
+            }
+        }
+    }
+}

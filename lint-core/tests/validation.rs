@@ -78,7 +78,10 @@ fn cases() -> Vec<(&'static str, String, Option<&'static str>)> {
         ("TestValidateDeployment/selector does not match template labels", deployment("").replace("selector: {matchLabels: {name: abc}}", "selector: {matchLabels: {name: def}}"), Some("`selector` does not match template `labels`")),
         ("TestValidateDeployment/strategy randomType", deployment("  strategy: {type: randomType}\n"), Some("supported values: \"Recreate\", \"RollingUpdate\"")),
         ("TestValidateDeployment/Recreate with rollingUpdate", deployment("  strategy: {type: Recreate, rollingUpdate: {}}\n"), Some("may not be specified when strategy `type` is 'Recreate'")),
-        ("TestValidateDeployment/maxSurge 20Percent", deployment("  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 20Percent}}\n"), Some("a string must be a percentage")),
+        ("TestValidateDeployment/maxSurge 20Percent", deployment("  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 20Percent}}\n"), Some("a valid percent string must be a numeric string followed by an ending '%'")),
+        // Recorded on a real v1.34.9 control plane (tests/oracle/28): the invalid maxSurge counts as 0 (getIntOrPercentValue), so maxUnavailable: 0 is rejected too.
+        ("oracle 28: maxSurge -10% and maxUnavailable 0, first cause", deployment("  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: \"-10%\", maxUnavailable: 0}}\n"), Some("spec.strategy.rollingUpdate.maxSurge: Invalid value: \"-10%\": a valid percent string")),
+        ("oracle 28: maxSurge -10% and maxUnavailable 0, second cause", deployment("  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: \"-10%\", maxUnavailable: 0}}\n"), Some("spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0")),
         ("TestValidateDeployment/0% and 0", deployment("  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: \"0%\", maxUnavailable: 0}}\n"), Some("may not be 0 when `maxSurge` is 0")),
         ("TestValidateDeployment/maxUnavailable 110%", deployment("  strategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: \"110%\"}}\n"), Some("must not be greater than 100%")),
         ("TestValidateDeployment/maxSurge over 100% is allowed", deployment("  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: \"200%\"}}\n"), None),

@@ -14,6 +14,8 @@ export interface Source { name: string; text: string }
 export interface Options {
   /** Target Kubernetes version, e.g. "1.31" (default: a current release). */
   kubeVersion?: string;
+  /** How the manifests are applied: "strict" (kubectl's default: an unknown field rejects the object) or "warn" (kubectl --validate=warn, Helm: it is dropped). */
+  fieldValidation?: "strict" | "warn";
   /** The input holds every object that matters. */
   complete?: boolean;
   /** The cluster's default StorageClass: unset = an unnamed default, "" = none. */
@@ -22,11 +24,12 @@ export interface Options {
   rules?: Record<string, "off" | "info" | "warning" | "error">;
 }
 /** The options a report was made with. */
-export interface EffectiveOptions { kubeVersion: string; complete: boolean; defaultClass?: string }
+export interface EffectiveOptions { kubeVersion: string; complete: boolean; defaultClass?: string; fieldValidation?: "warn" }
 /** A what-if operation for `simulate`, as an admin would run it. */
 export type Operation =
   | { op: "deletePv"; name: string }
   | { op: "deletePvc"; namespace: string; name: string }
+  | { op: "deletePod"; namespace: string; name: string }
   | { op: "removeClaimRef"; name: string }
   | { op: "removeFinalizers"; name: string }
   | { op: "apply"; sources: Source[] };
@@ -77,7 +80,7 @@ export type EventReason =
   | "FailedBinding" | "VolumeMismatch" | "ProvisioningFailed" | "ExternalProvisioning" | "ProvisioningSucceeded"
   | "WaitForFirstConsumer" | "ClaimLost" | "ClaimMisbound" | "VolumeFailedDelete" | "VolumeFailedRecycle"
   | "VolumeRecycled" | "VolumeUnknownReclaimPolicy";
-export interface SimEvent { type: "Normal" | "Warning"; reason: EventReason; message: string }
+export interface SimEvent { type: "Normal" | "Warning"; reason: EventReason; message: string; transient?: true }
 /** A fit check of the PV controller. */
 export type Check = "beingDeleted" | "capacity" | "storageClassName" | "volumeAttributesClassName" | "volumeMode" | "accessModes" | "selector";
 /** How a claim relates to the volume it is bound to or names. */
@@ -99,7 +102,11 @@ export interface ClaimOutcome {
   link?: Link;
   /** The workloads whose pods mount it. */
   usedBy?: Located[];
+  /** Deleted, and kept by kubernetes.io/pvc-protection while a pod uses it. */
+  terminating?: true;
 }
+/** An outcome another timing gives (`simulate`): the claims whose volume differs. */
+export interface Alternative { why: string; bindings: { claim: string; volume: string | null }[] }
 export type StorageFate = "kept" | "provisioned" | "deleted" | "leftToProvisioner" | "recycled" | "deleteFailed" | "recycleFailed" | "leaked";
 export interface VolumeOutcome {
   name: string; origin: Origin; phase: VolumePhase; gone: boolean;
@@ -114,6 +121,8 @@ export interface Step { operation: string; claims: ClaimOutcome[]; volumes: Volu
 export interface Simulation {
   schema: "pvlint-simulation/v1"; converged: boolean; assumptions: string[];
   claims: ClaimOutcome[]; volumes: VolumeOutcome[]; steps?: Step[];
+  /** Outcomes other timings give; `claims` is the likely one. */
+  alternatives?: Alternative[];
 }
 export interface RuleDocs { what: string; why: string; example: string; fix: string; fixed: string; knownProblems: string }
 export interface RuleInfo { id: string; family: Family; severity: Severity; summary: string; docs: RuleDocs }

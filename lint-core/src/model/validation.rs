@@ -425,38 +425,52 @@ pub(crate) fn storage_class(obj: &Object, _sc: &StorageClass, r: &mut Reader<'_>
     }
 }
 
+/// apimachinery's `IsValidPercent` message (pkg/util/validation), as the API server words it.
+pub(crate) const INVALID_PERCENT: &str = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+
+/// `IsValidPercent`: `^[0-9]+%$`, and its number.
+pub(crate) fn valid_percent(s: &str) -> Option<i64> {
+    s.strip_suffix('%')
+        .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+        .and_then(|d| d.parse().ok())
+}
+
+/// An IntOrString as written: (is a valid percentage, its value). An invalid string counts
+/// as `IntValue()` does: the number it parses as, else 0 (`getIntOrPercentValue`).
 fn int_or_percent(n: &Node) -> Option<(bool, i64)> {
     let s = n.as_scalar()?;
     match s.kind {
         ScalarKind::Int => super::parse_int(&s.text).map(|v| (false, v)),
-        ScalarKind::Str => s
-            .text
-            .strip_suffix('%')
-            .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
-            .and_then(|d| d.parse().ok())
-            .map(|v| (true, v)),
+        ScalarKind::Str => Some(match valid_percent(&s.text) {
+            Some(v) => (true, v),
+            None => (false, s.text.parse().unwrap_or(0)),
+        }),
         _ => None,
     }
 }
 
-/// `ValidatePositiveIntOrPercent`, `IsNotMoreThan100Percent`.
+/// A value as the API server shows it after `Invalid value: ` (field.Invalid): strings
+/// quoted, numbers and booleans bare, maps and lists as JSON.
+pub(crate) fn shown(n: &Node) -> String {
+    crate::value::convert(n).to_string()
+}
+
+/// `ValidatePositiveIntOrPercent` (integers; strings are the typed reader's), and
+/// `IsNotMoreThan100Percent`.
 fn rolling_value(r: &mut Reader<'_>, path: &str, at_most_100: bool) {
     let obj = r.obj;
     let Some(n) = obj.root().at(path).filter(|n| !n.is_null()) else {
         return;
     };
     let Some((pct, v)) = int_or_percent(n) else {
-        return; // the typed reader reports strings that are not percentages
+        return;
     };
     let field = at(obj, path);
-    if v < 0 {
+    if !pct && v < 0 && n.as_scalar().is_some_and(|s| s.kind == ScalarKind::Int) {
         reject(
             r,
             field.clone(),
-            format!(
-                "{path}: Invalid value: {v}{}: must be greater than or equal to 0",
-                if pct { "%" } else { "" }
-            ),
+            format!("{path}: Invalid value: {v}: must be greater than or equal to 0"),
             "use 0 or more",
         );
     }
@@ -464,7 +478,10 @@ fn rolling_value(r: &mut Reader<'_>, path: &str, at_most_100: bool) {
         reject(
             r,
             field,
-            format!("{path}: Invalid value: {v}%: must not be greater than 100%"),
+            format!(
+                "{path}: Invalid value: {}: must not be greater than 100%",
+                shown(n)
+            ),
             "use at most 100%",
         );
     }
@@ -477,15 +494,44 @@ fn is_zero(n: Option<&Node>, default_zero: bool) -> bool {
     }
 }
 
+/// `ValidateRollingUpdateDeployment`: both values may not be 0 (SetDefaults_Deployment makes
+/// an unset one 25%; an invalid string counts as 0).
+fn deployment_rolling_update(r: &mut Reader<'_>) {
+    let obj = r.obj;
+    let root = obj.root();
+    let ty = root.at("spec.strategy.type").and_then(Node::as_str);
+    if ty.is_some_and(|t| t != "RollingUpdate") {
+        return;
+    }
+    rolling_value(r, "spec.strategy.rollingUpdate.maxUnavailable", true);
+    rolling_value(r, "spec.strategy.rollingUpdate.maxSurge", false);
+    let ru = root.at("spec.strategy.rollingUpdate");
+    let unavailable = ru
+        .and_then(|n| n.get("maxUnavailable"))
+        .filter(|n| !n.is_null());
+    let surge = ru.and_then(|n| n.get("maxSurge")).filter(|n| !n.is_null());
+    if let Some(u) = unavailable {
+        if is_zero(Some(u), false) && is_zero(surge, false) {
+            let path = "spec.strategy.rollingUpdate.maxUnavailable";
+            reject(
+                r,
+                at(obj, path),
+                format!(
+                    "{path}: Invalid value: {}: may not be 0 when `maxSurge` is 0",
+                    shown(u)
+                ),
+                "set maxUnavailable: 1 (old pod stops first) or use strategy type Recreate",
+            );
+        }
+    }
+}
+
 /// Workloads: selectors, rolling-update values, pod volumes.
 pub(crate) fn workload(obj: &Object, kind: super::WorkloadKind, r: &mut Reader<'_>) {
     use super::WorkloadKind as K;
     let root = obj.root();
     match kind {
-        K::Deployment => {
-            rolling_value(r, "spec.strategy.rollingUpdate.maxSurge", false);
-            rolling_value(r, "spec.strategy.rollingUpdate.maxUnavailable", true);
-        }
+        K::Deployment => deployment_rolling_update(r),
         K::DaemonSet => {
             let ty = root
                 .at("spec.updateStrategy.type")
@@ -554,10 +600,14 @@ pub(crate) fn workload(obj: &Object, kind: super::WorkloadKind, r: &mut Reader<'
             obj.api_version.as_str(),
             "extensions/v1beta1" | "apps/v1beta1"
         ) || obj.selector_from_kustomize;
+        // field.Invalid shows the template's labels as JSON (`{"app":"api"}`).
+        let template_labels = root
+            .at("spec.template.metadata.labels")
+            .map_or_else(|| "null".to_string(), shown);
         match root.at("spec.selector").filter(|n| !n.is_null()) {
             None if defaults_selector => {}
             // A DaemonSet's nil selector is not "required" but matches nothing.
-            None if kind == K::DaemonSet => reject(r, at(obj, "spec.template.metadata.labels"), "spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`".into(), "add spec.selector.matchLabels matching the template's labels"),
+            None if kind == K::DaemonSet => reject(r, at(obj, "spec.template.metadata.labels"), format!("spec.template.metadata.labels: Invalid value: {template_labels}: `selector` does not match template `labels`"), "add spec.selector.matchLabels matching the template's labels"),
             None => reject(r, at(obj, "spec"), "spec.selector: Required value".into(), "add spec.selector.matchLabels matching the template's labels"),
             Some(sel) => {
                 let labels: crate::binding::Labels = root
@@ -573,7 +623,7 @@ pub(crate) fn workload(obj: &Object, kind: super::WorkloadKind, r: &mut Reader<'
                     reject(r, at(obj, "spec.selector"), format!("spec.selector: Invalid value: empty selector is invalid for {}", obj.kind.to_ascii_lowercase()), "select the template's labels");
                 } else if let Some(s) = super::meta::read_selector(r, "spec.selector") {
                     if !s.value.matches(&labels) && !obj.selector_from_kustomize {
-                        reject(r, at(obj, "spec.template.metadata.labels"), "spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`".into(), "make spec.selector match spec.template.metadata.labels");
+                        reject(r, at(obj, "spec.template.metadata.labels"), format!("spec.template.metadata.labels: Invalid value: {template_labels}: `selector` does not match template `labels`"), "make spec.selector match spec.template.metadata.labels");
                     }
                 }
             }

@@ -233,7 +233,8 @@ fn int_or_percent(r: &mut Reader<'_>, node: &Node, path: &str) -> Option<IntOrPe
                 None
             }),
         ScalarKind::Str => {
-            if let Some(p) = s.text.strip_suffix('%').and_then(|p| p.parse::<i64>().ok()) {
+            // IsValidPercent: `^[0-9]+%$`.
+            if let Some(p) = super::validation::valid_percent(&s.text) {
                 return Some(IntOrPercent::Percent(p));
             }
             let hint = if s.text.parse::<i64>().is_ok() {
@@ -247,7 +248,12 @@ fn int_or_percent(r: &mut Reader<'_>, node: &Node, path: &str) -> Option<IntOrPe
             r.invalid(
                 field,
                 Severity::Error,
-                format!("{path}: Invalid value: \"{}\": a string must be a percentage such as \"25%\"; the API server rejects this Deployment", s.text),
+                format!(
+                    "{path}: Invalid value: \"{}\": {}; the API server rejects this {}",
+                    s.text,
+                    super::validation::INVALID_PERCENT,
+                    r.obj.kind
+                ),
                 hint,
             );
             None
@@ -310,15 +316,8 @@ fn strategy(obj: &Object, r: &mut Reader<'_>) -> Option<Strategy> {
                 }
             };
             let max_surge = get("maxSurge");
+            // Both 0 is rejected (validation::deployment_rolling_update).
             let max_unavailable = get("maxUnavailable");
-            if max_surge.value.is_zero() && max_unavailable.value.is_zero() {
-                r.invalid(
-                    max_unavailable.field.clone(),
-                    Severity::Error,
-                    "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0; the API server rejects this Deployment".into(),
-                    "set maxUnavailable: 1 (old pod stops first) or use strategy type Recreate".into(),
-                );
-            }
             let defaulted = obj.root().at("spec.strategy").is_none();
             Some(Strategy::RollingUpdate {
                 max_surge,

@@ -164,7 +164,7 @@ fn state(
         for e in new_events(claim_before(c), &c.events) {
             events.push(vec![
                 format!("PersistentVolumeClaim {}/{}", c.namespace, c.name),
-                format!("{:?}", e.kind),
+                event_type(e),
                 format!("{:?}", e.reason),
                 e.message.to_string(),
             ]);
@@ -174,7 +174,7 @@ fn state(
         for e in new_events(volume_before(v), &v.events) {
             events.push(vec![
                 format!("PersistentVolume {}", v.name),
-                format!("{:?}", e.kind),
+                event_type(e),
                 format!("{:?}", e.reason),
                 e.message.to_string(),
             ]);
@@ -189,6 +189,15 @@ fn state(
         out.push_str("(none)\n");
     } else {
         table(out, &["OBJECT", "TYPE", "REASON", "MESSAGE"], &events);
+    }
+}
+
+/// The TYPE column: `Normal`, `Warning`, and `(on the way)` for a transient event.
+fn event_type(e: &crate::sim::Event) -> String {
+    if e.transient {
+        format!("{:?} (on the way)", e.kind)
+    } else {
+        format!("{:?}", e.kind)
     }
 }
 
@@ -207,6 +216,7 @@ pub fn simulation_table(report: &Simulation) -> String {
     }
     if report.steps.is_empty() {
         state(&mut out, &report.claims, &report.volumes, None);
+        alternatives(&mut out, report);
         return out;
     }
     for (i, step) in report.steps.iter().enumerate() {
@@ -222,5 +232,25 @@ pub fn simulation_table(report: &Simulation) -> String {
         });
         state(&mut out, &step.claims, &step.volumes, previous);
     }
+    alternatives(&mut out, report);
     out
+}
+
+/// Outcomes other timings give: the claims whose volume differs, and the timing it takes.
+fn alternatives(out: &mut String, report: &Simulation) {
+    if report.alternatives.is_empty() {
+        return;
+    }
+    out.push_str("\nCAN ALSO END (the claims above are the likely outcome; timing decides)\n");
+    for a in &report.alternatives {
+        let b: Vec<String> = a
+            .bindings
+            .iter()
+            .map(|b| match &b.volume {
+                Some(v) => format!("{} -> {v}", b.claim),
+                None => format!("{} Pending", b.claim),
+            })
+            .collect();
+        let _ = writeln!(out, "- {}: if {}", b.join(", "), a.why);
+    }
 }

@@ -42,9 +42,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let mine = w.claims_of_statefulset(Side::Manifest, sts.obj);
         let several = ix.template_of(sts.obj, 1).is_some();
         for template in (0..).map_while(|n| ix.template_of(sts.obj, n)) {
+            // Claims an OrderedReady StatefulSet never creates are not in the world.
             let claims: Vec<ClaimId> = mine
                 .iter()
                 .copied()
+                .filter(|&c| w.claim(c).exists && !w.claim(c).unborn)
                 .filter(|&c| {
                     w.claim(c)
                         .template_of
@@ -95,18 +97,31 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         .map(|t| format!("{}-{}", sts.name, t.ordinal))
                 })
                 .collect();
+            // OrderedReady: the ordinals after the first stuck pod, and their claims, are never
+            // created (stateful_set_control.go waits for each pod to be Running and Ready).
+            let created = claims.len() as i64;
+            let never: Vec<String> = (sts.ordinals_start + created..sts.ordinals_start + count)
+                .map(|n| format!("{}-{n}", sts.name))
+                .collect();
             let mut cons = ctx.claim_consequence(first);
+            let (verb, start) = if names.len() == 1 {
+                ("stays", "never starts")
+            } else {
+                ("stay", "never start")
+            };
             cons.summary = Str::from(format!(
-                "{} stay Pending, so pods {} never start{}; {}",
+                "{} {verb} Pending, so {} {} {start}{}; {}",
                 names.join(", "),
+                if ordinals.len() == 1 { "pod" } else { "pods" },
                 ordinals.join(", "),
-                if !sts.parallel_pods && pending.len() > 1 {
-                    format!(
-                        " (with podManagementPolicy OrderedReady no pod after {} is even created)",
-                        ordinals[0]
-                    )
-                } else {
+                if never.is_empty() {
                     String::new()
+                } else {
+                    format!(
+                        ", and with podManagementPolicy OrderedReady {} and {} claims are never created",
+                        never.join(", "),
+                        if never.len() == 1 { "its" } else { "their" }
+                    )
                 },
                 cons.summary
             ));
@@ -164,7 +179,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 .root_cause(CauseKey::Pool { namespace: Str::from(&sts.namespace), statefulset: Str::from(&sts.name) })
                 .help(format!(
                     "create {} more volume(s) of {class_desc} with at least {req} and {}, or use a StorageClass with a provisioner",
-                    pending.len(),
+                    count - bound.len() as i64,
                     template.access_modes
                 ));
         }

@@ -1,7 +1,7 @@
 use super::prelude::*;
 use crate::model::{join, known_kind, KindClass, Object};
 use crate::node::Node;
-use crate::schema::{self, Shape};
+use crate::schema;
 
 pub const RULE: Rule = Rule {
     id: "unknown-field",
@@ -29,6 +29,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    let strict = ctx.options.field_validation.is_strict();
     for (id, obj) in ctx
         .index
         .objects
@@ -42,114 +43,73 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         {
             continue;
         }
-        let Some(shape) = schema::object(&obj.kind) else {
-            continue;
-        };
-        let mut path = Vec::new();
-        walk(ctx, sink, id, obj, obj.root(), shape, &mut path);
-    }
-}
-
-/// A path segment: a key, or a list index.
-enum Seg<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-fn render(path: &[Seg<'_>]) -> String {
-    let mut out = String::new();
-    for s in path {
-        match s {
-            Seg::Key(k) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(k);
-            }
-            Seg::Index(i) => out.push_str(&format!("[{i}]")),
+        for u in schema::unknown_fields(&obj.kind, obj.root(), obj.from_patch) {
+            report(ctx, sink, id, obj, &u, strict);
         }
     }
-    out
 }
 
-fn walk<'n>(
+/// The API server's words for a request it cannot decode strictly (apimachinery's
+/// serializer: `strict decoding error: unknown field "spec.x"`), as kubectl prints them.
+fn strict_error(obj: &Object, full: &str) -> String {
+    let version = obj.api_version.rsplit('/').next().unwrap_or("");
+    format!(
+        "{kind} in version \"{version}\" cannot be handled as a {kind}: strict decoding error: unknown field \"{full}\"",
+        kind = obj.kind
+    )
+}
+
+fn report(
     ctx: &Context<'_>,
     sink: &mut Sink<'_>,
     id: usize,
     obj: &Object,
-    node: &'n Node,
-    shape: &Shape,
-    path: &mut Vec<Seg<'n>>,
+    u: &schema::Unknown<'_>,
+    strict: bool,
 ) {
-    match shape {
-        Shape::Any => {}
-        Shape::List(inner) => {
-            for (i, item) in node.as_seq().unwrap_or_default().iter().enumerate() {
-                path.push(Seg::Index(i));
-                walk(ctx, sink, id, obj, item, inner, path);
-                path.pop();
-            }
+    let full = join(&u.parent, u.key);
+    let msg = match u.suggestion {
+        Some(s) => format!(
+            "unknown field \"{}\" in {}: did you mean \"{s}\"?",
+            u.key, obj.name
+        ),
+        None => format!("unknown field \"{}\" in {} {}", u.key, obj.kind, obj.name),
+    };
+    let dropped = consequence(obj, &u.parent, u.suggestion, u.value);
+    let summary = if strict {
+        format!(
+            "kubectl (default --validate=strict) sends it and the API server rejects the object: {}; with --validate=warn or Helm the field is dropped with a warning{dropped}",
+            strict_error(obj, &full)
+        )
+    } else {
+        format!(
+            "applied with --validate=warn (or by Helm, client-go) the field is dropped with Warning: unknown field \"{full}\"{dropped}"
+        )
+    };
+    let field = Field {
+        path: Str::from(&full),
+        span: u.key_span,
+    };
+    let f = sink.report(ctx, id, &field, msg);
+    f.consequence(Consequence {
+        summary: Str::from(summary),
+        subject: None,
+        phase: None,
+        event: None,
+        storage: None,
+        assumptions: Vec::new(),
+    });
+    match u.suggestion {
+        Some(s) => {
+            f.help(format!("rename \"{}\" to \"{s}\"", u.key))
+                .suggest_replace(format!("rename the key to {s}"), u.key_span, s);
         }
-        Shape::Map(fields) | Shape::Open(fields) => {
-            let closed = matches!(shape, Shape::Map(_));
-            for e in node.as_map().unwrap_or_default() {
-                // A strategic-merge directive in a patch is no field.
-                if obj.from_patch && e.key.starts_with('$') {
-                    continue;
-                }
-                if let Some(f) = fields.iter().find(|f| f.0 == e.key) {
-                    path.push(Seg::Key(&e.key));
-                    walk(ctx, sink, id, obj, &e.value, &f.1, path);
-                    path.pop();
-                    continue;
-                }
-                let names = || fields.iter().map(|f| f.0);
-                let suggestion = schema::alias(&obj.kind, &e.key)
-                    .filter(|a| names().any(|n| n == *a))
-                    .or_else(|| schema::suggest(&e.key, names()));
-                if !closed && suggestion.is_none() {
-                    continue;
-                }
-                let parent = render(path);
-                let full = join(&parent, &e.key);
-                let msg = match suggestion {
-                    Some(s) => format!(
-                        "unknown field \"{}\" in {}: did you mean \"{s}\"?",
-                        e.key, obj.name
-                    ),
-                    None => format!("unknown field \"{}\" in {} {}", e.key, obj.kind, obj.name),
-                };
-                let summary = format!(
-                    "kubectl's strict field validation rejects the object (unknown field \"{full}\"); where validation is off the field is dropped silently{}",
-                    consequence(obj, &parent, suggestion, &e.value)
-                );
-                let field = Field {
-                    path: Str::from(&full),
-                    span: e.key_span,
-                };
-                let f = sink.report(ctx, id, &field, msg);
-                f.consequence(Consequence {
-                    summary: Str::from(summary),
-                    subject: None,
-                    phase: None,
-                    event: None,
-                    storage: None,
-                    assumptions: Vec::new(),
-                });
-                match suggestion {
-                    Some(s) => {
-                        f.help(format!("rename \"{}\" to \"{s}\"", e.key))
-                            .suggest_replace(format!("rename the key to {s}"), e.key_span, s);
-                    }
-                    None => {
-                        let known: Vec<&str> = names().collect();
-                        f.help(format!(
-                            "remove it; known fields here: {}",
-                            known.join(", ")
-                        ));
-                    }
-                }
-            }
+        None => {
+            let known: Vec<&str> = u.known.iter().map(|f| f.0).collect();
+            f.help(format!(
+                "remove it; known fields here: {}",
+                known.join(", ")
+            ));
         }
     }
 }

@@ -21,6 +21,14 @@ pub fn wait_for_first_consumer() -> Event {
     )
 }
 
+/// syncUnboundClaim: no volume matches and no class to provision from.
+pub fn no_match_no_class() -> Event {
+    Event::normal(
+        Reason::FailedBinding,
+        "no persistent volumes available for this claim and no storage class is set",
+    )
+}
+
 pub fn class_not_found(class: &str) -> Event {
     Event::warning(
         Reason::ProvisioningFailed,
@@ -43,10 +51,7 @@ impl World {
                 None
             }
             Pending::WaitForFirstConsumer { .. } => Some(wait_for_first_consumer()),
-            Pending::NoMatchNoClass => Some(Event::normal(
-                Reason::FailedBinding,
-                "no persistent volumes available for this claim and no storage class is set",
-            )),
+            Pending::NoMatchNoClass => Some(no_match_no_class()),
             Pending::ClassNotFound { class, .. } => Some(class_not_found(class)),
             Pending::ProvisionerUnavailable { error, .. } => {
                 Some(Event::warning(Reason::ProvisioningFailed, error.clone()))

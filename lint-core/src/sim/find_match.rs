@@ -184,8 +184,18 @@ impl World {
                     tied.extend(more);
                 }
             }
+            // Another timing: another of the equally good volumes binds.
+            let volume = match (self.last_tie, tied.last()) {
+                (true, Some(&last)) => {
+                    let first = best.0;
+                    tied.retain(|&v| v != last);
+                    tied.push(first);
+                    last
+                }
+                _ => best.0,
+            };
             return Some(Found {
-                volume: best.0,
+                volume,
                 how: BindHow::BestMatch { tied },
             });
         }
@@ -216,6 +226,7 @@ impl World {
             let v = &self.volumes[i as usize];
             let ok = v.claim_ref.is_none()
                 && v.phase == VolumePhase::Available
+                && !self.late.contains(&VolumeId(i))
                 && basic(v)
                 && c.spec
                     .selector

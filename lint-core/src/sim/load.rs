@@ -64,6 +64,8 @@ impl World {
             for sc in &ix.classes {
                 if !ix.is_rejected(sc.obj) {
                     self.add_class(side, sc);
+                } else if side == Side::Manifest {
+                    self.rejected_classes.insert(sc.name.to_string());
                 }
             }
             for d in &ix.csi_drivers {
@@ -266,7 +268,9 @@ impl World {
             {
                 continue;
             }
-            let assumption = if static_classes.contains(name) {
+            let assumption = if self.rejected_classes.contains(name) {
+                Assumption::RejectedClassOnly(Str::from(name))
+            } else if static_classes.contains(name) {
                 Assumption::StaticClassOnly(Str::from(name))
             } else {
                 Assumption::ClassExists(Str::from(name))
@@ -274,8 +278,11 @@ impl World {
             add.push((name.to_string(), assumption));
         }
         for (name, assumption) in add {
-            if matches!(assumption, Assumption::StaticClassOnly(_)) {
-                self.static_only.insert(name);
+            if matches!(
+                assumption,
+                Assumption::StaticClassOnly(_) | Assumption::RejectedClassOnly(_)
+            ) {
+                self.static_only.insert(name, assumption);
                 continue;
             }
             // A well-known built-in class name: its provisioner too (the assumption says so).
@@ -457,6 +464,8 @@ impl World {
                 .map(|d| Box::new((d.kind.clone(), d.name.clone()))),
             has_consumer: false,
             used_by: Vec::new(),
+            deleting: false,
+            unborn: false,
             state: ClaimState::Pending(Pending::New),
             events: Vec::new(),
             race: None,
@@ -487,6 +496,9 @@ impl World {
                 continue;
             };
             let templates: Vec<&Pvc> = (0..).map_while(|n| ix.template_of(w.obj, n)).collect();
+            if !w.parallel_pods && side == Side::Manifest {
+                self.ordered_ready.insert((side, w.obj));
+            }
             for ordinal in w.ordinals_start..w.ordinals_start + count {
                 for (ti, t) in templates.iter().enumerate() {
                     let key = ClaimKey {
@@ -587,6 +599,15 @@ impl World {
             if ix.is_rejected(w.obj) {
                 continue;
             }
+            let runs_pods =
+                !matches!(w.pods, crate::model::PodCount::Fixed { count: 0, .. }) && !w.suspended;
+            if !runs_pods {
+                self.podless.insert((side, w.obj));
+            }
+            if w.kind == WorkloadKind::Pod {
+                self.pods
+                    .push((Str::from(&w.namespace), w.name.clone(), side, w.obj));
+            }
             for u in &w.claims {
                 let key = ClaimKey {
                     namespace: Str::from(&w.namespace),
@@ -594,7 +615,8 @@ impl World {
                 };
                 if let Some(id) = self.claim_named(&key.namespace, &key.name) {
                     let c = &mut self.claims[id.idx()];
-                    c.has_consumer = true;
+                    // IsDelayBindingMode waits for a pod: the scheduler's choice of a node.
+                    c.has_consumer |= runs_pods;
                     super::push_once(&mut c.used_by, (side, w.obj));
                 }
             }

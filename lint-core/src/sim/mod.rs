@@ -28,6 +28,7 @@ pub mod state;
 pub mod sync_claim;
 pub mod sync_volume;
 mod table;
+pub mod timing;
 pub mod whatif;
 
 use std::collections::HashMap;
@@ -66,9 +67,23 @@ pub struct World {
     template_claims: HashMap<(Side, ObjId), Vec<ClaimId>>,
     object_claims: HashMap<(Side, ObjId), ClaimId>,
     object_volumes: HashMap<(Side, ObjId), VolumeId>,
+    /// Workloads that mount claims but run no pod (replicas 0, a suspended CronJob) or whose
+    /// Pod was deleted: they neither consume a WaitForFirstConsumer claim nor hold a claim
+    /// being deleted (pvc-protection counts pods).
+    podless: std::collections::HashSet<(Side, ObjId)>,
+    /// StatefulSets of the manifests with podManagementPolicy OrderedReady (the default):
+    /// ordinal N+1 and its claims are created only once pod N is Running and Ready.
+    ordered_ready: std::collections::HashSet<(Side, ObjId)>,
+    /// Bare Pods of the input, by namespace and name (for `delete pod/...`).
+    pods: Vec<(Str, Str, Side, ObjId)>,
     /// Class names the input's static volumes use without a StorageClass: assumed not to
     /// exist (see [`Assumption::StaticClassOnly`]).
-    static_only: std::collections::HashSet<String>,
+    /// Each with the assumption behind it: a label of static volumes
+    /// ([`Assumption::StaticClassOnly`]) or a class the API server rejects
+    /// ([`Assumption::RejectedClassOnly`]).
+    static_only: std::collections::BTreeMap<String, Assumption>,
+    /// StorageClasses of the input the API server rejects (never created).
+    rejected_classes: std::collections::HashSet<String>,
     /// The ExternalProvisioning event of each provisioner, built once: its text is shared by
     /// every claim that waits for that provisioner.
     provisioning_events: HashMap<Str, Event>,
@@ -82,6 +97,15 @@ pub struct World {
     hints: ClusterHints,
     /// See [`Elsewhere::file_order`].
     file_order: bool,
+    /// The first run, right after the manifests were applied in one `kubectl apply`: objects
+    /// arrive in file order, and a claim may be synced before volumes later in the file exist.
+    first_apply: bool,
+    /// Volumes not yet Available when the claims are first synced (see [`timing`]).
+    late: std::collections::HashSet<VolumeId>,
+    /// Claims synced first, in this order (see [`timing`]).
+    claim_order: Vec<ClaimId>,
+    /// Of equally good volumes the last binds (see [`timing`]).
+    pub(crate) last_tie: bool,
 }
 
 /// Simulates the manifests applied onto the cluster state, run to a fixed point.
@@ -108,9 +132,32 @@ pub fn simulate_with(
     cluster_given: bool,
     elsewhere: &Elsewhere,
 ) -> World {
+    simulate_timed(
+        cluster,
+        manifests,
+        options,
+        cluster_given,
+        elsewhere,
+        timing::Timing::default(),
+    )
+}
+
+/// [`simulate_with`], the controller seeing the apply's objects with `timing`.
+pub(crate) fn simulate_timed(
+    cluster: &Index,
+    manifests: &Index,
+    options: &Options,
+    cluster_given: bool,
+    elsewhere: &Elsewhere,
+    timing: timing::Timing,
+) -> World {
     let mut w = World::new(options, cluster_given || options.complete);
     w.load(cluster, manifests, elsewhere);
+    w.first_apply = true;
+    w.late = timing.late.iter().copied().collect();
+    w.set_timing(&timing);
     w.run();
+    w.first_apply = false;
     w
 }
 
@@ -344,12 +391,20 @@ impl World {
             object_claims: HashMap::new(),
             object_volumes: HashMap::new(),
             static_only: Default::default(),
+            rejected_classes: Default::default(),
             provisioning_events: HashMap::new(),
+            podless: Default::default(),
+            ordered_ready: Default::default(),
+            pods: Vec::new(),
             provisioned_texts: HashMap::new(),
             index: find_match::VolumeIndex::default(),
             closest: HashMap::new(),
             hints: ClusterHints::default(),
             file_order: false,
+            first_apply: false,
+            late: Default::default(),
+            claim_order: Vec::new(),
+            last_tie: false,
         }
     }
 
@@ -385,7 +440,7 @@ impl World {
         self.claims
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.exists)
+            .filter(|(_, c)| c.exists && !c.unborn)
             .map(|(i, c)| (ClaimId(i as u32), c))
     }
 
@@ -407,6 +462,20 @@ impl World {
         self.volume_by_name.get(name, volume_key(&self.volumes))
     }
 
+    /// The timing the next runs follow (see [`timing`]).
+    pub(crate) fn set_timing(&mut self, t: &timing::Timing) {
+        self.claim_order = t.order.clone();
+        self.last_tie = t.last_tie;
+    }
+
+    /// Whether a pod still uses the claim (what pvc-protection waits for).
+    pub fn in_use(&self, id: ClaimId) -> bool {
+        self.claim(id)
+            .used_by
+            .iter()
+            .any(|u| !self.podless.contains(u))
+    }
+
     /// The claims a StatefulSet creates, in ordinal order.
     pub fn claims_of_statefulset(&self, side: Side, obj: ObjId) -> &[ClaimId] {
         self.template_claims
@@ -426,9 +495,7 @@ impl World {
 
     /// The assumption behind "class `name` does not exist", when pvlint only assumes it.
     pub fn missing_class_assumption(&self, name: &str) -> Option<Assumption> {
-        self.static_only
-            .contains(name)
-            .then(|| Assumption::StaticClassOnly(Str::from(name)))
+        self.static_only.get(name).cloned()
     }
 
     /// The volume a claim ends bound to.
@@ -621,8 +688,20 @@ impl World {
         for _ in 0..64 {
             self.index = find_match::VolumeIndex::build(&self.volumes);
             let mut changed = false;
-            for i in 0..self.claims.len() {
-                if self.claims[i].exists && !matches!(self.claims[i].state, ClaimState::Rejected(_))
+            let order: Vec<usize> = self
+                .claim_order
+                .iter()
+                .map(|c| c.idx())
+                .filter(|&i| i < self.claims.len())
+                .chain(
+                    (0..self.claims.len())
+                        .filter(|i| !self.claim_order.iter().any(|c| c.idx() == *i)),
+                )
+                .collect();
+            for i in order {
+                if self.claims[i].exists
+                    && !matches!(self.claims[i].state, ClaimState::Rejected(_))
+                    && !self.waits_for_earlier_ordinal(ClaimId(i as u32))
                 {
                     changed |= self.sync_claim(ClaimId(i as u32));
                 }
@@ -632,17 +711,57 @@ impl World {
                     changed |= self.sync_volume(VolumeId(i as u32));
                 }
             }
+            // Volumes that arrived late are Available from the second round on.
+            if !self.late.is_empty() {
+                self.late.clear();
+                changed = true;
+            }
             if !changed {
                 self.converged = true;
                 break;
             }
         }
+        self.never_created();
         self.index = find_match::VolumeIndex::build(&self.volumes);
         self.mark_races();
         self.find_closest();
         // Only the loop above reads the index: the rules that query the world do not, and a
         // second run builds its own.
         self.index = find_match::VolumeIndex::default();
+    }
+
+    /// stateful_set_control.go (OrderedReady): the controller creates ordinal N's claims with
+    /// pod N, and pod N only once every earlier pod is Running and Ready, which a pod whose
+    /// claim is not Bound never is (the scheduler leaves it Pending).
+    fn waits_for_earlier_ordinal(&self, id: ClaimId) -> bool {
+        let c = self.claim(id);
+        let Origin::Template {
+            side, obj, ordinal, ..
+        } = c.origin
+        else {
+            return false;
+        };
+        if !matches!(c.state, ClaimState::Pending(Pending::New))
+            || !self.ordered_ready.contains(&(side, obj))
+        {
+            return false;
+        }
+        self.claims_of_statefulset(side, obj).iter().any(|&other| {
+            let o = self.claim(other);
+            o.exists
+                && matches!(o.origin, Origin::Template { ordinal: n, .. } if n < ordinal)
+                && !matches!(o.state, ClaimState::Bound { .. })
+        })
+    }
+
+    /// Claims of an OrderedReady StatefulSet still waiting for an earlier ordinal when the
+    /// controller settles are not created (yet): a later operation that lets the earlier
+    /// ordinal bind creates them.
+    fn never_created(&mut self) {
+        for i in 0..self.claims.len() {
+            let waits = self.claims[i].exists && self.waits_for_earlier_ordinal(ClaimId(i as u32));
+            self.claims[i].unborn = waits;
+        }
     }
 
     // ---- state changes -------------------------------------------------------------

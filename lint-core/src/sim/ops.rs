@@ -16,7 +16,15 @@ use crate::index::Index;
 #[derive(Debug, Clone, Copy)]
 pub enum Operation<'a> {
     DeleteVolume(&'a str),
-    DeleteClaim { namespace: &'a str, name: &'a str },
+    DeleteClaim {
+        namespace: &'a str,
+        name: &'a str,
+    },
+    /// `kubectl delete pod`: its claims are no longer in use.
+    DeletePod {
+        namespace: &'a str,
+        name: &'a str,
+    },
     RemoveClaimRef(&'a str),
     RemoveFinalizers(&'a str),
     Apply(&'a Index),
@@ -34,10 +42,19 @@ impl World {
                 let id = self.claim_named(namespace, name).ok_or_else(|| {
                     format!("there is no PersistentVolumeClaim {namespace}/{name}")
                 })?;
-                self.claims[id.idx()].exists = false;
-                let key = super::claim_key(&self.claims)(id);
-                self.claim_by_key
-                    .remove(key, super::claim_key(&self.claims));
+                // pvc-protection: the claim stays, Terminating, while a pod uses it.
+                self.claims[id.idx()].deleting = true;
+            }
+            Operation::DeletePod { namespace, name } => {
+                let (side, obj) = self
+                    .pods
+                    .iter()
+                    .find(|p| {
+                        p.0 == namespace && p.1 == name && !self.podless.contains(&(p.2, p.3))
+                    })
+                    .map(|p| (p.2, p.3))
+                    .ok_or_else(|| format!("there is no Pod {namespace}/{name}"))?;
+                self.podless.insert((side, obj));
             }
             Operation::RemoveClaimRef(name) => {
                 let v = self.existing_volume(name)?;
@@ -58,10 +75,26 @@ impl World {
             }
             Operation::Apply(ix) => self.apply_more(ix),
         }
+        self.finish_claim_deletions();
         self.run();
         self.finish_deletions();
         self.run();
         Ok(())
+    }
+
+    /// Claims being deleted go once no pod uses them (pvc-protection).
+    fn finish_claim_deletions(&mut self) {
+        for i in 0..self.claims.len() {
+            let id = ClaimId(i as u32);
+            let c = self.claim(id);
+            if !c.exists || !c.deleting || self.in_use(id) {
+                continue;
+            }
+            self.claims[i].exists = false;
+            let key = super::claim_key(&self.claims)(id);
+            self.claim_by_key
+                .remove(key, super::claim_key(&self.claims));
+        }
     }
 
     fn existing_volume(&self, name: &str) -> Result<VolumeId, String> {

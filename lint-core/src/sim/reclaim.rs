@@ -264,11 +264,20 @@ impl World {
             vol.release = None;
         }
         vol.phase = o.phase;
+        // deleteVolumeOperation: once the plugin deleted the storage, the controller deletes
+        // the PersistentVolume object too.
+        let deleted = matches!(vol.storage, Storage::Deleted { .. });
         // updateVolumePhaseWithEvent: events fire on the transition only.
         if let Some(e) = o.event {
             if was != o.phase || o.phase != VolumePhase::Failed {
                 self.push_volume_event(v, e);
             }
+        }
+        if deleted {
+            self.volumes[v.idx()].exists = false;
+            let name = self.volumes[v.idx()].name.clone();
+            self.volume_by_name
+                .remove(name.as_str(), super::volume_key(&self.volumes));
         }
     }
 

@@ -10,7 +10,6 @@ use crate::binding::fit::Mismatch;
 use crate::finding::ObjectRef;
 use crate::kube::ReclaimPolicy;
 use crate::model::ObjId;
-use crate::node::Str;
 
 pub const SCHEMA: &str = "pvlint-simulation/v1";
 
@@ -59,6 +58,9 @@ pub struct ClaimOutcome {
     /// The workloads whose pods mount it (a StatefulSet for the claims of its templates).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub used_by: Vec<Located>,
+    /// Deleted, but kept by the kubernetes.io/pvc-protection finalizer while a pod uses it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub terminating: bool,
 }
 
 /// How a claim relates to a volume: the edge of a binding picture.
@@ -151,6 +153,10 @@ pub struct Simulation {
     /// With operations: the state after each (the first is the state before any).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<Step>,
+    /// Outcomes of applying the manifests that can occur instead, when the controller sees
+    /// the objects in another order (see [`super::timing`]); `claims` is the likely one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<super::timing::Alternative>,
 }
 
 fn class_text(c: &str) -> String {
@@ -170,6 +176,7 @@ impl Assumption {
                 Some(pc) => format!("StorageClass {c}, which the input does not define, exists in the cluster and is, by its name, {} (provisioner {}) (pass --cluster-state or --complete to check)", pc.installed_by, pc.provisioner),
                 None => format!("StorageClass {c}, which the input does not define, exists in the cluster and provisions volumes (pass --cluster-state or --complete to check)"),
             },
+            Assumption::RejectedClassOnly(c) => format!("no StorageClass {c} exists besides the one in the input, which the API server rejects (pass --cluster-state or --complete to make this certain)"),
             Assumption::StaticClassOnly(c) => format!("no StorageClass {c} exists: the input uses \"{c}\" only as a label on its static volumes (pass --cluster-state or --complete to make this certain)"),
             Assumption::NoOtherVolumes => "the cluster has no PersistentVolume that matches it besides those in the input (pass --cluster-state or --complete to check)".into(),
             Assumption::NoStaticProvisioner => "no static provisioner (such as sig-storage-local-static-provisioner, which creates local volumes from the disks it finds) creates volumes of this kubernetes.io/no-provisioner class in the cluster".into(),
@@ -427,13 +434,7 @@ impl World {
             .filter(|c| used.contains(c.name.as_str()))
             .filter_map(|c| c.assumption().cloned())
             .collect();
-        let mut statics: Vec<&String> = self.static_only.iter().collect();
-        statics.sort();
-        out.extend(
-            statics
-                .into_iter()
-                .map(|s| Assumption::StaticClassOnly(Str::from(s.as_str()))),
-        );
+        out.extend(self.static_only.values().cloned());
         out
     }
 
@@ -559,6 +560,7 @@ impl World {
                     .iter()
                     .filter_map(|&(side, obj)| locate(side, obj))
                     .collect(),
+                terminating: c.deleting,
             })
             .collect()
     }
@@ -570,7 +572,8 @@ impl World {
         self.volumes
             .iter()
             .enumerate()
-            .filter(|(_, v)| v.exists || v.deleting)
+            // Deleted volumes stay in the report (gone), to say what became of their storage.
+            .filter(|(_, v)| v.exists || v.deleting || matches!(v.storage, Storage::Deleted { .. }))
             .map(|(i, v)| VolumeOutcome {
                 name: v.name.to_string(),
                 origin: self.origin_out(&v.origin, locate),
@@ -640,6 +643,7 @@ impl World {
             claims: self.claim_outcomes(locate),
             volumes: self.volume_outcomes(locate),
             steps: Vec::new(),
+            alternatives: Vec::new(),
         }
     }
 

@@ -134,6 +134,11 @@ pub struct Event {
     pub kind: EventType,
     pub reason: Reason,
     pub message: Str,
+    /// Recorded on the way, not in the final state: the controller emits it before what ends
+    /// the story (a pod arriving, a volume created later in the same apply), and may not emit
+    /// it at all when the timing differs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub transient: bool,
 }
 
 impl Event {
@@ -142,6 +147,7 @@ impl Event {
             kind: EventType::Normal,
             reason,
             message: message.into(),
+            transient: false,
         }
     }
 
@@ -150,7 +156,14 @@ impl Event {
             kind: EventType::Warning,
             reason,
             message: message.into(),
+            transient: false,
         }
+    }
+
+    /// The same event, emitted on the way only.
+    pub(crate) fn on_the_way(mut self) -> Event {
+        self.transient = true;
+        self
     }
 }
 
@@ -166,6 +179,9 @@ pub enum Assumption {
     /// A class name the input's free static volumes (a pool) use has no StorageClass object:
     /// it is a label only.
     StaticClassOnly(Str),
+    /// The input defines the class, but the API server rejects that object: the cluster has
+    /// no class of that name already.
+    RejectedClassOnly(Str),
     /// No PersistentVolume of the cluster matches a claim, besides those in the input.
     NoOtherVolumes,
     /// No static provisioner creates volumes of a `kubernetes.io/no-provisioner` class at
@@ -411,6 +427,12 @@ pub struct Claim {
     pub has_consumer: bool,
     /// The workloads whose pods mount it (a StatefulSet for the claims of its templates).
     pub used_by: Vec<(Side, ObjId)>,
+    /// Deleted while a pod uses it: kept (Terminating) by the kubernetes.io/pvc-protection
+    /// finalizer until no pod does.
+    pub deleting: bool,
+    /// A StatefulSet claim the controller has not created: an earlier ordinal's pod is not
+    /// Running and Ready (OrderedReady).
+    pub(crate) unborn: bool,
     pub state: ClaimState,
     pub events: Vec<Event>,
     pub race: Option<Race>,

@@ -107,6 +107,19 @@ impl World {
         }
     }
 
+    /// Whether the claim and the volume came in the first apply, the claim earlier in the file:
+    /// kubectl creates objects in order, and the controller may sync the claim before the
+    /// volume exists.
+    fn arrives_before(&self, id: ClaimId, v: VolumeId) -> bool {
+        let (Some(c), Some(v)) = (
+            self.claim(id).origin.manifest_object(),
+            self.volume(v).origin.manifest_object(),
+        ) else {
+            return false;
+        };
+        self.first_apply && self.file_order && c < v
+    }
+
     /// `syncUnboundClaim` without spec.volumeName.
     fn sync_unbound_claim(&mut self, id: ClaimId) -> bool {
         if self.claim_vac_unsupported(id) {
@@ -121,7 +134,22 @@ impl World {
         let c = self.claim(id);
         // A pod using the claim makes the scheduler choose a node and bind (or provision).
         let node_chosen = c.has_consumer || c.selected_node;
+        if delay && c.has_consumer && !c.selected_node {
+            // The controller syncs the claim before the scheduler has placed its pod: it waits
+            // (Normal WaitForFirstConsumer), then the scheduler's choice lets it go on.
+            super::push_once(
+                &mut self.claims[id.idx()].events,
+                super::events::wait_for_first_consumer().on_the_way(),
+            );
+        }
         if let Some(found) = self.find_best_match(id, delay && !node_chosen) {
+            if self.arrives_before(id, found.volume) && class_name.is_empty() {
+                // Created before the volume in the same apply: its first sync found nothing
+                // (pv_controller syncUnboundClaim), the next (resync, or the volume's arrival)
+                // binds.
+                let e = super::events::no_match_no_class().on_the_way();
+                super::push_once(&mut self.claims[id.idx()].events, e);
+            }
             return self.bind(found.volume, id, found.how);
         }
         if self.claim(id).class.is_none()

@@ -57,6 +57,7 @@ pub fn header_full(text: &str) -> Result<(Options, Option<String>, bool), String
             match w {
                 "--kube-version" => options.kube_version = value()?.parse()?,
                 "--complete" => options.complete = true,
+                "--validate" => options.field_validation = value()?.parse()?,
                 "--default-class" => options.default_class = Some(value()?.to_string()),
                 "--no-default-class" => options.default_class = Some(String::new()),
                 "--cluster-state" => cluster = Some(value()?.to_string()),

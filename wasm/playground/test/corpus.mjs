@@ -24,6 +24,7 @@ export function header(text) {
       const w = words[i];
       if (w === "--kube-version") (options.kubeVersion = words[++i]), args.push(w, words[i]);
       else if (w === "--complete") (options.complete = true), args.push(w);
+      else if (w === "--validate") (options.fieldValidation = words[++i]), args.push(w, words[i]);
       else if (w === "--default-class") (options.defaultClass = words[++i]), args.push(w, words[i]);
       else if (w === "--no-default-class") (options.defaultClass = ""), args.push(w);
       else if (w === "--cluster-state") cluster = words[++i];
