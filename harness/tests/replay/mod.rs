@@ -220,6 +220,19 @@ pub struct Scenario {
     pub delay: Option<Duration>,
     /// Objects created after the lists ran: a GET of one finds it, no list shows it.
     pub late: Vec<Value>,
+    /// Answers recorded from a real API server, served byte for byte before anything else.
+    pub raw: Vec<Raw>,
+}
+
+/// A response recorded from a real kube-apiserver (`kubectl get --raw`), served as it was.
+#[derive(Debug, Clone)]
+pub struct Raw {
+    /// The request path (`/api/v1/persistentvolumes`).
+    pub path: String,
+    /// The `continue` token the request carries (None: a first page or a whole list).
+    pub continue_token: Option<String>,
+    pub status: u16,
+    pub body: String,
 }
 
 impl Scenario {
@@ -233,6 +246,7 @@ impl Scenario {
             expire_continue: false,
             delay: None,
             late: Vec::new(),
+            raw: Vec::new(),
         }
     }
 }
@@ -460,6 +474,19 @@ async fn handle(State(s): State<Arc<Inner>>, req: Request<Body>) -> Response {
             (k.to_string(), percent_decode(v))
         })
         .collect();
+    let token = params.get("continue").filter(|t| !t.is_empty()).cloned();
+    if let Some(r) = s
+        .scenario
+        .raw
+        .iter()
+        .find(|r| r.path == path && r.continue_token == token)
+    {
+        return Response::builder()
+            .status(r.status)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(r.body.clone()))
+            .expect("a response");
+    }
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
     match parts.as_slice() {
         ["version"] => json_response(StatusCode::OK, &version(&s.scenario.git_version)),
@@ -635,6 +662,15 @@ fn serve(
         };
     }
     let items: Vec<&Stored> = all.iter().filter(in_scope).filter(|o| o.listed).collect();
+    // The etcd key below the list's own prefix: `/ns/name` across namespaces, `/name` within
+    // one (as the real continue tokens show: tests/oracle/30 `"start":"/cache\u0000"`).
+    let key = |o: &Stored| {
+        if ns.is_some() {
+            format!("/{}", o.name)
+        } else {
+            key(o)
+        }
+    };
     let rv = s.resource_version.to_string();
     let start = match params.get("continue").filter(|c| !c.is_empty()) {
         None => 0,

@@ -201,3 +201,100 @@ pub fn in_tree_rbd() -> Vec<Value> {
                "status": {"phase": "Pending"}}),
     ]
 }
+
+/// Case 30 recorded on a real Kubernetes v1.34.9 control plane (lint-core/tests/oracle/30-wire-cluster-state):
+/// `/version`, the lists of PVs, claims and classes, the first two pages of the `shop` claims
+/// at `limit=1` (real continue tokens, `remainingItemCount`) and the 404 Status of a missing PV
+/// are served byte for byte as the API server sent them; the objects behind them are also in
+/// the store, so a list past the recorded pages goes on where the real token points. The
+/// CSIDriver comes from `kubectl get ... -o yaml` of the same cluster.
+pub fn oracle_wire() -> super::Scenario {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../lint-core/tests/oracle/30-wire-cluster-state");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let list = |f: &str, kind: &str, api: &str| -> Vec<Value> {
+        let v: Value = serde_json::from_str(&read(f)).unwrap();
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                let mut i = i.clone();
+                i["apiVersion"] = json!(api);
+                i["kind"] = json!(kind);
+                i
+            })
+            .collect()
+    };
+    let mut objects = list("raw-persistentvolumes.json", "PersistentVolume", "v1");
+    objects.extend(list(
+        "raw-persistentvolumeclaims.json",
+        "PersistentVolumeClaim",
+        "v1",
+    ));
+    objects.extend(list(
+        "raw-storageclasses.json",
+        "StorageClass",
+        "storage.k8s.io/v1",
+    ));
+    let state = pvlint_core::api::documents_json(&read("cluster-state.yaml")).unwrap();
+    for doc in state {
+        for item in doc["items"].as_array().into_iter().flatten() {
+            if item["kind"] == "CSIDriver" {
+                objects.push(item.clone());
+            }
+        }
+    }
+    let version: Value = serde_json::from_str(&read("raw-version.json")).unwrap();
+    let mut sc = super::Scenario::new(objects);
+    sc.git_version = version["gitVersion"].as_str().unwrap().to_string();
+    let raw = |path: &str, token: Option<&str>, status: u16, file: &str| super::Raw {
+        path: path.into(),
+        continue_token: token.map(String::from),
+        status,
+        body: read(file),
+    };
+    let page1: Value =
+        serde_json::from_str(&read("raw-shop-persistentvolumeclaims-limit1.json")).unwrap();
+    let token1 = page1["metadata"]["continue"].as_str().unwrap().to_string();
+    sc.raw = vec![
+        raw("/version", None, 200, "raw-version.json"),
+        raw(
+            "/api/v1/persistentvolumes",
+            None,
+            200,
+            "raw-persistentvolumes.json",
+        ),
+        raw(
+            "/api/v1/persistentvolumeclaims",
+            None,
+            200,
+            "raw-persistentvolumeclaims.json",
+        ),
+        raw(
+            "/apis/storage.k8s.io/v1/storageclasses",
+            None,
+            200,
+            "raw-storageclasses.json",
+        ),
+        raw(
+            "/api/v1/namespaces/shop/persistentvolumeclaims",
+            None,
+            200,
+            "raw-shop-persistentvolumeclaims-limit1.json",
+        ),
+        raw(
+            "/api/v1/namespaces/shop/persistentvolumeclaims",
+            Some(&token1),
+            200,
+            "raw-shop-persistentvolumeclaims-limit1-page2.json",
+        ),
+        raw(
+            "/api/v1/persistentvolumes/does-not-exist",
+            None,
+            404,
+            "raw-404-body.json",
+        ),
+    ];
+    sc
+}

@@ -1,4 +1,5 @@
 use super::prelude::*;
+use crate::sim::Reason;
 
 pub const RULE: Rule = Rule {
     id: "claim-lost",
@@ -7,11 +8,14 @@ pub const RULE: Rule = Rule {
     summary: "Live cluster: a claim is Lost (ClaimLost or ClaimMisbound), and what brings it back",
     docs: Docs {
         what: "Runs on a live cluster's objects (`pvlint cluster`). Reports every claim that is `Lost`, or that \
-               the PV controller's `syncBoundClaim` turns `Lost` on its next sync, and says which of the two \
-               events it got, from the objects themselves: `ClaimLost` when the claim has no `spec.volumeName` \
-               or its volume does not exist, `ClaimMisbound` when the volume's `spec.claimRef` names another \
-               claim, or this claim's name with another UID (a claim recreated, or a PV copied from another \
-               cluster, as in seed 000).",
+               the PV controller's `syncBoundClaim` turns `Lost` on its next sync, and why, from the objects: \
+               the claim has no `spec.volumeName`, its volume does not exist, or the volume's `spec.claimRef` \
+               names another claim, or this claim's name with another UID (a claim recreated, or a PV copied \
+               from another cluster, as in seed 000). Which event the controller recorded is not in the \
+               objects: it emits one on the change to `Lost` only — `ClaimLost` when the claim was synced \
+               before its volume existed (a claim created first in one apply, as recorded on a real v1.34.9 \
+               control plane), `ClaimMisbound` when the volume was there — so a claim already `Lost` is \
+               reported without an event, and one about to go `Lost` with the event it gets.",
         why: "`Lost` is terminal: pods using the claim cannot start and the controller never repairs it by \
               itself. Meanwhile the volume whose claimRef carries another UID is `Released`, and its reclaim \
               policy runs: with `Delete` its storage is deleted.",
@@ -23,7 +27,8 @@ pub const RULE: Rule = Rule {
               the claim's UID. Check the reclaim policy first: a `Delete` volume may already be gone.",
         fixed: include_str!("../../tests/fixtures/claim-lost/good.yaml"),
         known_problems: "pvlint reads the objects, not the events: a claim reported Lost whose volume was repaired \
-                         since the scan shows Bound on the controller's next sync.",
+                         since the scan shows Bound on the controller's next sync, and the event a Lost claim got \
+                         is not shown.",
     },
     check,
     reads: Reads::Simulation,
@@ -51,15 +56,39 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .map(|p| p.field.clone())
             .or_else(|| pvc.volume_name.as_ref().map(|v| v.field.clone()))
             .unwrap_or_else(|| obj.whole());
-        let event = w.lost_event(lost);
-        let is = if live_phase == Some("Lost") {
-            "is"
+        // Already Lost: the controller emitted its event when the phase changed (ClaimLost if
+        // the claim was synced before its volume existed, ClaimMisbound if after) and emits
+        // none since; which one the cluster recorded is in its events, not in the objects.
+        let already = live_phase == Some("Lost");
+        let headline = if already {
+            let why = match lost {
+                Lost::Misbound { volume, claim_ref } if claim_ref.key == c.key => format!(
+                    "volume {}'s claimRef carries another UID",
+                    w.volume(*volume).name
+                ),
+                Lost::Misbound { volume, claim_ref } => format!(
+                    "volume {} is bound to claim {}",
+                    w.volume(*volume).name,
+                    claim_ref.key
+                ),
+                Lost::VolumeMissing { volume } => format!("volume {volume} does not exist"),
+                Lost::NoVolumeName => "it names no volume".to_string(),
+            };
+            format!("claim {} is Lost: {why}", c.key)
         } else {
-            "goes"
+            let reason = w.lost_event_of(id).map(|e| e.reason);
+            format!(
+                "claim {} goes Lost ({:?})",
+                c.key,
+                reason.unwrap_or(Reason::ClaimLost)
+            )
         };
-        let headline = format!("claim {} {is} Lost ({:?})", c.key, event.reason);
         let f = sink.report(ctx, pvc.obj, &field, headline);
-        f.consequence(ctx.claim_consequence(id));
+        let mut cons = ctx.claim_consequence(id);
+        if already {
+            cons.event = None;
+        }
+        f.consequence(cons);
         match lost {
             Lost::Misbound { volume, claim_ref } if claim_ref.key == c.key => {
                 let v = w.volume(*volume);

@@ -399,7 +399,7 @@ impl Context<'_> {
         };
         let event = match &c.state {
             ClaimState::Pending(p) => w.pending_event(p),
-            ClaimState::Lost(l) => Some(w.lost_event(l)),
+            ClaimState::Lost(_) => w.lost_event_of(id),
             _ => None,
         };
         let what = match &c.state {

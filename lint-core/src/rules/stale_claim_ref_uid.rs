@@ -9,8 +9,10 @@ pub const RULE: Rule = Rule {
         what: "Finds PersistentVolume manifests whose `spec.claimRef` carries a `uid` (or a `resourceVersion`): \
                identity that only means something in the cluster the object was exported from.",
         why: "Every object created from a manifest gets a new UID, so a copied `claimRef.uid` never matches the \
-              re-created claim. A claim that carries `pv.kubernetes.io/bind-completed` goes `Lost` with Warning \
-              `ClaimMisbound` (\"Two claims are bound to the same volume, this one is bound incorrectly\"); \
+              re-created claim. A claim that carries `pv.kubernetes.io/bind-completed` goes `Lost`: with Warning \
+              `ClaimLost` when it is created before the volume (the claim first in one apply, as recorded on a \
+              real v1.34.9 control plane), with `ClaimMisbound` (\"Two claims are bound to the same volume, this \
+              one is bound incorrectly\") when the volume exists first; \
               one that only names the volume stays `Pending` (Warning `FailedBinding`). The PV controller treats \
               the claim as deleted: the PV goes `Released` and its reclaim policy runs — with `Delete`, the backing \
               volume is deleted, even when another cluster still uses it.",

@@ -77,6 +77,23 @@ impl World {
         }
     }
 
+    /// The event a Lost claim got when it went Lost (the controller emits none after): the one
+    /// it recorded, or the one its reason gives.
+    pub fn lost_event_of(&self, id: ClaimId) -> Option<Event> {
+        let c = self.claim(id);
+        let ClaimState::Lost(l) = &c.state else {
+            return None;
+        };
+        Some(
+            c.events
+                .iter()
+                .rev()
+                .find(|e| matches!(e.reason, Reason::ClaimLost | Reason::ClaimMisbound))
+                .cloned()
+                .unwrap_or_else(|| self.lost_event(l)),
+        )
+    }
+
     /// The event a claim Lost for this reason gets.
     pub fn lost_event(&self, l: &Lost) -> Event {
         match l {

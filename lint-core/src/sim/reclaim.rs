@@ -190,14 +190,19 @@ pub fn reclaim_outcome(vol: &Volume, version: KubeVersion) -> ReclaimOutcome {
                 );
             }
             if let Some(problem) = &vol.nfs_server_problem {
-                let msg = format!(
-                    "Recycle failed: failed to recycle volume: the recycler pod cannot mount the NFS export ({problem})"
-                );
+                // The recycler pod (recycler-for-NAME) cannot mount the export: it stays
+                // ContainerCreating until its activeDeadlineSeconds (NFS: at least
+                // --pv-recycler-minimum-timeout-nfs, 300 s, or 30 s per GiB) and the kubelet
+                // fails it; recycler_client returns the pod's status message, which
+                // recycleVolumeOperation reports as "Recycle failed: ...".
+                let msg = "Recycle failed: failed to recycle volume: Pod was active on the node longer than the specified deadline";
                 return failed(
                     Reason::VolumeFailedRecycle,
-                    msg.clone(),
+                    msg.into(),
                     Storage::RecycleFailed {
-                        error: Str::from(msg),
+                        error: Str::from(format!(
+                            "the recycler pod cannot mount the NFS export ({problem}) and fails on its deadline (at least 300 s)"
+                        )),
                     },
                 );
             }

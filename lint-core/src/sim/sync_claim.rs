@@ -35,19 +35,31 @@ impl World {
                 let changed = self.set_volume_phase(v, VolumePhase::Bound);
                 changed | self.set_claim(id, ClaimState::Bound { volume: v, how }, None)
             }
-            Some(claim_ref) => self.lose(
-                id,
-                Lost::Misbound {
+            Some(claim_ref) => {
+                let lost = Lost::Misbound {
                     volume: v,
                     claim_ref,
-                },
-            ),
+                };
+                // Created before its volume in the same apply: the first sync found no volume
+                // and set Lost with ClaimLost; updateClaimStatusWithEvent emits nothing once the
+                // phase is Lost, so ClaimMisbound never follows (recorded on a real v1.34.9
+                // control plane, tests/oracle/31).
+                if self.arrives_before(id, v)
+                    && !matches!(self.claim(id).state, ClaimState::Lost(_))
+                {
+                    let e = self.lost_event(&Lost::VolumeMissing { volume: name });
+                    return self.set_claim(id, ClaimState::Lost(lost), Some(e));
+                }
+                self.lose(id, lost)
+            }
         }
     }
 
+    /// updateClaimStatusWithEvent: the event only on the change to Lost.
     fn lose(&mut self, id: ClaimId, lost: Lost) -> bool {
-        let e = self.lost_event(&lost);
-        self.set_claim(id, ClaimState::Lost(lost), Some(e))
+        let e =
+            (!matches!(self.claim(id).state, ClaimState::Lost(_))).then(|| self.lost_event(&lost));
+        self.set_claim(id, ClaimState::Lost(lost), e)
     }
 
     fn pend(&mut self, id: ClaimId, p: Pending) -> bool {
