@@ -155,6 +155,17 @@ pub struct EventText {
     pub message: Str,
 }
 
+/// An event a live cluster recorded, as `kubectl get events` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedEvent {
+    #[serde(rename = "type")]
+    pub kind: Str,
+    pub reason: Str,
+    pub message: Str,
+    /// How many times (the server's count).
+    pub count: u32,
+}
+
 /// What happens to the storage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -213,6 +224,10 @@ pub struct Finding {
     pub suggestion: Option<Suggestion>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
+    /// Live clusters: the events the cluster recorded about the object (read when the
+    /// credentials may list events), oldest first. Predictions are in `consequence`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recorded: Vec<RecordedEvent>,
     /// The apply set the finding is about (a position in the report's `applySets`), when the
     /// input is more than one.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -63,9 +63,13 @@ export interface Finding {
   message: string; consequence?: Consequence; object?: ObjectRef;
   /** Dotted field path inside the object, empty for whole documents. */
   path: string; location: Location; help: string; suggestion?: Suggestion; related?: Related[];
+  /** Live clusters: the events the cluster recorded about the object, oldest first. */
+  recorded?: RecordedEvent[];
   /** Which of the report's `applySets` it is about, when there are several. */
   applySet?: number;
 }
+/** An event a live cluster recorded, as `kubectl get events` shows it. */
+export interface RecordedEvent { type: string; reason: string; message: string; count: number }
 /** Files applied together: a directory (`kubectl apply -f DIR`), a kustomization root, one file (`eachFile`, stdin), or all (`together`). */
 export interface ApplySet { kind: "directory" | "kustomization" | "file" | "all"; name: string; files: string[] }
 /** `suppressed`: findings silenced by `# pvlint: ignore` comments or the config file. */

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::batch::v1::{CronJob, Job};
-use k8s_openapi::api::core::v1::{Node, PersistentVolume, PersistentVolumeClaim, Pod};
+use k8s_openapi::api::core::v1::{Event, Node, PersistentVolume, PersistentVolumeClaim, Pod};
 use k8s_openapi::api::storage::v1::{CSIDriver, StorageClass, VolumeAttachment};
 use kube::api::{Api, ListParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
@@ -90,6 +90,7 @@ pub const KINDS: &[(&str, bool, bool)] = &[
     ("jobs.batch", true, false),
     ("cronjobs.batch", true, false),
     ("nodes", false, true),
+    ("events", true, true),
 ];
 
 /// What a rule loses when an optional kind cannot be read.
@@ -97,6 +98,7 @@ fn degraded(resource: &str) -> &'static str {
     match resource {
         "volumeattachments.storage.k8s.io" => "stale-volume-attachment is skipped",
         "nodes" => "stale-volume-attachment cannot say whether the old node is Ready or still has the volume mounted",
+        "events" => "findings show what pvlint predicts, not the events the cluster recorded",
         _ => "",
     }
 }
@@ -305,6 +307,7 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
         list!(Job, 10, in_ns),
         list!(CronJob, 11, in_ns),
         list!(Node, 12, all),
+        list!(Event, 13, in_ns),
     ];
     let mut objects = Vec::new();
     let mut warnings = Vec::new();
@@ -315,6 +318,17 @@ pub async fn scan(t: &Target, progress: Arc<Progress>) -> Result<Scan, ScanError
             .await
             .map_err(|e| ScanError(format!("listing {resource}: {e}")))?;
         match r {
+            // Only events about claims and volumes are kept (and saved with --save).
+            Ok(mut items) if resource == "events" => {
+                items.retain(|e| {
+                    matches!(
+                        e.pointer("/involvedObject/kind")
+                            .and_then(serde_json::Value::as_str),
+                        Some("PersistentVolumeClaim" | "PersistentVolume")
+                    )
+                });
+                objects.push((resource, items));
+            }
             Ok(items) => objects.push((resource, items)),
             Err(Failure::Timeout) => {
                 first_error.get_or_insert_with(|| timeout_error(&server, t.timeout, resource));

@@ -45,6 +45,15 @@ pub const RESOURCES: &[Res] = &[
     Res {
         group: "",
         version: "v1",
+        plural: "events",
+        singular: "event",
+        kind: "Event",
+        namespaced: true,
+        short: &["ev"],
+    },
+    Res {
+        group: "",
+        version: "v1",
         plural: "namespaces",
         singular: "namespace",
         kind: "Namespace",

@@ -245,6 +245,27 @@ pub fn oracle_wire() -> super::Scenario {
             }
         }
     }
+    // The events the controllers recorded by the end of the run (outcome.json), as core/v1
+    // Events: events about cluster-scoped volumes live in namespace default.
+    let outcome: Value = serde_json::from_str(&read("outcome.json")).unwrap();
+    let last = outcome["steps"].as_array().unwrap().last().unwrap();
+    for (i, e) in last["state"]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        let ns = e["namespace"].as_str().unwrap_or("default");
+        objects.push(json!({
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": format!("{}.{i:016x}", e["name"].as_str().unwrap()), "namespace": ns},
+            "involvedObject": {"apiVersion": "v1", "kind": e["kind"], "name": e["name"], "namespace": e["namespace"]},
+            "type": e["type"], "reason": e["reason"], "message": e["message"], "count": e["count"],
+            "source": {"component": e["source"]},
+            "lastTimestamp": format!("2026-11-26T13:59:{:02}Z", i.min(59)),
+        }));
+    }
     let version: Value = serde_json::from_str(&read("raw-version.json")).unwrap();
     let mut sc = super::Scenario::new(objects);
     sc.git_version = version["gitVersion"].as_str().unwrap().to_string();

@@ -89,6 +89,24 @@ pub struct LiveNode {
     pub volumes_in_use: HashSet<Str>,
 }
 
+/// An event the cluster recorded about a claim or a volume (core/v1 Event, or
+/// events.k8s.io/v1 with `regarding` and `note`), as `kubectl get events` lists it.
+#[derive(Debug, Clone)]
+pub struct RecordedEvent {
+    /// The object it is about: PersistentVolumeClaim or PersistentVolume.
+    pub about_kind: Str,
+    pub about_namespace: Str,
+    pub about_name: Str,
+    /// Normal or Warning.
+    pub kind: Str,
+    pub reason: Str,
+    pub message: Str,
+    /// How often (count, or series.count; 1 when the server says nothing).
+    pub count: u32,
+    /// lastTimestamp, or eventTime: for ordering.
+    pub last: Str,
+}
+
 /// What a PersistentVolume's status says.
 #[derive(Debug, Clone)]
 pub struct VolumeStatus {
@@ -103,6 +121,8 @@ pub struct Live {
     pub pods: Vec<LivePod>,
     pub attachments: Vec<LiveAttachment>,
     pub nodes: Vec<LiveNode>,
+    /// Events about claims and volumes, oldest first.
+    pub events: Vec<RecordedEvent>,
     /// Objects with a controller ownerReference (a ReplicaSet of a Deployment, a Job of a
     /// CronJob, a Pod of any of them): their owner is the workload to judge.
     pub controlled: HashSet<ObjId>,
@@ -146,6 +166,11 @@ impl Live {
                         .insert(n.name.to_string(), live.nodes.len());
                     live.nodes.push(n);
                 }
+                ("", "Event") | ("events.k8s.io", "Event") => {
+                    if let Some(e) = read_event(&mut r, group.is_empty()) {
+                        live.events.push(e);
+                    }
+                }
                 ("", "PersistentVolume") => {
                     let phase = r.string("status.phase");
                     let message = r.string("status.message").map(|s| s.value);
@@ -156,7 +181,20 @@ impl Live {
             }
         }
         live.diags = diags;
+        live.events.sort_by(|a, b| a.last.cmp(&b.last));
         live
+    }
+
+    /// The events the cluster recorded about an object, oldest first.
+    pub fn events_about<'a>(
+        &'a self,
+        kind: &'a str,
+        namespace: &'a str,
+        name: &'a str,
+    ) -> impl Iterator<Item = &'a RecordedEvent> {
+        self.events.iter().filter(move |e| {
+            e.about_kind == kind && e.about_name == name && e.about_namespace == namespace
+        })
     }
 
     pub fn node(&self, name: &str) -> Option<&LiveNode> {
@@ -176,6 +214,44 @@ impl Live {
     pub fn volume_status(&self, obj: ObjId) -> Option<&VolumeStatus> {
         self.volume_status.get(&obj)
     }
+}
+
+/// An event about a claim or a volume; None for others. `core`: core/v1 (`involvedObject`,
+/// `message`, `count`, `lastTimestamp`), else events.k8s.io/v1 (`regarding`, `note`,
+/// `series.count` or `deprecatedCount`, `eventTime`).
+fn read_event(r: &mut Reader<'_>, core: bool) -> Option<RecordedEvent> {
+    let about = if core { "involvedObject" } else { "regarding" };
+    let s = |r: &mut Reader<'_>, path: &str| r.string(path).map(|s| s.value).unwrap_or_default();
+    let about_kind = s(r, &format!("{about}.kind"));
+    if about_kind != "PersistentVolumeClaim" && about_kind != "PersistentVolume" {
+        return None;
+    }
+    let count_path = if core { "count" } else { "series.count" };
+    let count = r
+        .node(count_path)
+        .or_else(|| r.node("deprecatedCount"))
+        .and_then(Node::as_scalar)
+        .and_then(|c| c.text.parse::<u32>().ok())
+        .unwrap_or(1);
+    let last = [
+        "lastTimestamp",
+        "deprecatedLastTimestamp",
+        "series.lastObservedTime",
+        "eventTime",
+    ]
+    .iter()
+    .find_map(|p| r.string(p).map(|s| s.value))
+    .unwrap_or_default();
+    Some(RecordedEvent {
+        about_namespace: s(r, &format!("{about}.namespace")),
+        about_name: s(r, &format!("{about}.name")),
+        about_kind,
+        kind: s(r, "type"),
+        reason: s(r, "reason"),
+        message: s(r, if core { "message" } else { "note" }),
+        count,
+        last,
+    })
 }
 
 /// metadata.ownerReferences has an entry with `controller: true`.

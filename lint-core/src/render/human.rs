@@ -195,6 +195,22 @@ fn finding(
             let _ = writeln!(out, "{pad} {} {} {a}", p.blue("="), p.bold("assumed:"));
         }
     }
+    for e in &f.recorded {
+        let _ = writeln!(
+            out,
+            "{pad} {} {} {} {} \"{}\"{}",
+            p.blue("="),
+            p.bold("recorded:"),
+            e.kind,
+            e.reason,
+            e.message,
+            if e.count > 1 {
+                format!(" ({} times)", e.count)
+            } else {
+                String::new()
+            }
+        );
+    }
     if !f.help.is_empty() {
         let _ = writeln!(out, "{pad} {} {} {}", p.blue("="), p.bold("help:"), f.help);
     }

@@ -35,9 +35,9 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    if ctx.live.is_none() {
+    let Some(live) = ctx.live else {
         return;
-    }
+    };
     let w = ctx.sim;
     for pvc in &ctx.index.pvcs {
         let Some(id) = ctx.claim_of(pvc.obj) else {
@@ -88,7 +88,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if already {
             cons.event = None;
         }
-        f.consequence(cons);
+        f.consequence(cons)
+            .recorded(live, "PersistentVolumeClaim", &c.key.namespace, &c.key.name);
         match lost {
             Lost::Misbound { volume, claim_ref } if claim_ref.key == c.key => {
                 let v = w.volume(*volume);

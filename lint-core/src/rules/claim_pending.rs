@@ -27,9 +27,9 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    if ctx.live.is_none() {
+    let Some(live_state) = ctx.live else {
         return;
-    }
+    };
     let w = ctx.sim;
     for pvc in &ctx.index.pvcs {
         // Only claims the cluster reports Pending (a Bound or Lost claim is not re-judged here).
@@ -74,7 +74,12 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .unwrap_or_default();
         let headline = format!("claim {} stays Pending", c.key);
         let f = sink.report(ctx, pvc.obj, &field, headline);
-        f.consequence(cons);
+        f.consequence(cons).recorded(
+            live_state,
+            "PersistentVolumeClaim",
+            &c.key.namespace,
+            &c.key.name,
+        );
         if let Some(key) = w.cause_of_claim(id) {
             f.consequence_of(key);
         }

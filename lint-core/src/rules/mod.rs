@@ -619,6 +619,7 @@ impl Sink<'_> {
             help: Str::default(),
             suggestion: None,
             related: Vec::new(),
+            recorded: Vec::new(),
             apply_set: None,
             cause: None,
         });
@@ -675,6 +676,26 @@ impl Finding {
 
     pub fn consequence(&mut self, c: Consequence) -> &mut Self {
         self.consequence = Some(Box::new(c));
+        self
+    }
+
+    /// Live clusters: the events the cluster recorded about `kind` `namespace/name`.
+    pub fn recorded(
+        &mut self,
+        live: &crate::model::live::Live,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> &mut Self {
+        self.recorded = live
+            .events_about(kind, namespace, name)
+            .map(|e| crate::finding::RecordedEvent {
+                kind: e.kind.clone(),
+                reason: e.reason.clone(),
+                message: e.message.clone(),
+                count: e.count,
+            })
+            .collect();
         self
     }
 

@@ -77,6 +77,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             storage: Some(StorageFate::Kept),
             assumptions: Vec::new(),
         })
+        .recorded(live, "PersistentVolume", "", &v.name)
         .help("delete the storage by hand and then the PV, or keep it: set persistentVolumeReclaimPolicy: Retain and remove spec.claimRef")
         .suggest(
             "keep the volume and its data for reuse",

@@ -69,7 +69,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 v.name, cr.key
             ),
         );
-        f.consequence(ctx.volume_consequence(vid));
+        f.consequence(ctx.volume_consequence(vid))
+            .recorded(live, "PersistentVolume", "", &v.name);
         let patch = format!(
             "kubectl patch pv {} --type json -p '[{{\"op\":\"remove\",\"path\":\"/spec/claimRef\"}}]'",
             v.name
