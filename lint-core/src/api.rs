@@ -265,6 +265,7 @@ pub fn simulate(req: &Request) -> Result<Simulation, String> {
         report.claims = last.claims.clone();
         report.volumes = last.volumes.clone();
         report.converged = world.converged();
+        report.not_created = world.not_created();
     }
     report.alternatives = sim::timing::alternatives(&world, |t| run(t, &mut |_, _| {}).ok());
     // A claim whose outcome another timing changes depends on the order.

@@ -288,3 +288,22 @@ fn the_parse_error_rule_settings_hold_for_the_cluster_state_too() {
     assert_eq!(run(RuleLevel::Off), vec![], "switched off");
     assert_eq!(run(RuleLevel::Warning), vec![Severity::Warning]);
 }
+
+/// replicas is an int32: a StatefulSet asking for a hundred million pods is judged as one with
+/// a few, without the memory of a hundred million claims (the hostile-request test once ran
+/// out of 24 GiB on one).
+#[test]
+fn a_huge_statefulset_is_judged_without_a_claim_per_ordinal() {
+    let text = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web}\nspec:\n  replicas: 100000000\n  selector: {matchLabels: {a: b}}\n  serviceName: web\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: x}]}\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], storageClassName: \"\", resources: {requests: {storage: 1Gi}}}\n";
+    let r = lint(&[Source::new("sts.yaml", text)], &Options::default());
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "static-pool-shortfall")
+        .expect("static-pool-shortfall");
+    let note = &f.consequence.as_ref().unwrap().summary;
+    assert!(
+        note.contains("web-1 to web-99999999 and their claims are never created"),
+        "{note}"
+    );
+}

@@ -127,6 +127,8 @@ export interface Simulation {
   claims: ClaimOutcome[]; volumes: VolumeOutcome[]; steps?: Step[];
   /** Outcomes other timings give; `claims` is the likely one. */
   alternatives?: Alternative[];
+  /** StatefulSet claims never created (OrderedReady: an earlier pod never becomes Ready). */
+  notCreated?: { claim: string; why: string }[];
 }
 export interface RuleDocs { what: string; why: string; example: string; fix: string; fixed: string; knownProblems: string }
 export interface RuleInfo { id: string; family: Family; severity: Severity; summary: string; docs: RuleDocs }

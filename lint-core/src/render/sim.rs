@@ -216,6 +216,7 @@ pub fn simulation_table(report: &Simulation) -> String {
     }
     if report.steps.is_empty() {
         state(&mut out, &report.claims, &report.volumes, None);
+        not_created(&mut out, report);
         alternatives(&mut out, report);
         return out;
     }
@@ -232,8 +233,20 @@ pub fn simulation_table(report: &Simulation) -> String {
         });
         state(&mut out, &step.claims, &step.volumes, previous);
     }
+    not_created(&mut out, report);
     alternatives(&mut out, report);
     out
+}
+
+/// StatefulSet claims that are never created (OrderedReady).
+fn not_created(out: &mut String, report: &Simulation) {
+    if report.not_created.is_empty() {
+        return;
+    }
+    out.push_str("\nNOT CREATED\n");
+    for n in &report.not_created {
+        let _ = writeln!(out, "- {}: {}", n.claim, n.why);
+    }
 }
 
 /// Outcomes other timings give: the claims whose volume differs, and the timing it takes.

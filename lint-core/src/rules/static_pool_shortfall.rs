@@ -100,9 +100,16 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             // OrderedReady: the ordinals after the first stuck pod, and their claims, are never
             // created (stateful_set_control.go waits for each pod to be Running and Ready).
             let created = claims.len() as i64;
-            let never: Vec<String> = (sts.ordinals_start + created..sts.ordinals_start + count)
-                .map(|n| format!("{}-{n}", sts.name))
-                .collect();
+            let (from, end) = (
+                sts.ordinals_start.saturating_add(created),
+                sts.ordinals_start.saturating_add(*count),
+            );
+            // Named one by one when few; a range otherwise (replicas may be large).
+            let never: Vec<String> = if end.saturating_sub(from) <= 3 {
+                (from..end).map(|n| format!("{}-{n}", sts.name)).collect()
+            } else {
+                vec![format!("{s}-{from} to {s}-{}", end - 1, s = sts.name)]
+            };
             let mut cons = ctx.claim_consequence(first);
             let (verb, start) = if names.len() == 1 {
                 ("stays", "never starts")
@@ -120,7 +127,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     format!(
                         ", and with podManagementPolicy OrderedReady {} and {} claims are never created",
                         never.join(", "),
-                        if never.len() == 1 { "its" } else { "their" }
+                        if end.saturating_sub(from) == 1 { "its" } else { "their" }
                     )
                 },
                 cons.summary

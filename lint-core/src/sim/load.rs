@@ -58,6 +58,9 @@ fn written_class(c: &Pvc) -> WrittenClass {
     }
 }
 
+/// The most ordinals of one StatefulSet the simulation creates claims for.
+const MAX_ORDINALS: i64 = 10_000;
+
 impl World {
     pub(crate) fn load(&mut self, cluster: &Index, manifests: &Index, elsewhere: &Elsewhere) {
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
@@ -499,7 +502,11 @@ impl World {
             if !w.parallel_pods && side == Side::Manifest {
                 self.ordered_ready.insert((side, w.obj));
             }
-            for ordinal in w.ordinals_start..w.ordinals_start + count {
+            // A claim per ordinal and template, up to MAX_ORDINALS ordinals: replicas is an
+            // int32, and a hostile or mistyped value must not take the memory of millions of
+            // claims (what they show is the same as the first ones).
+            let count = count.min(MAX_ORDINALS);
+            for ordinal in w.ordinals_start..w.ordinals_start.saturating_add(count) {
                 for (ti, t) in templates.iter().enumerate() {
                     let key = ClaimKey {
                         namespace: Str::from(&w.namespace),

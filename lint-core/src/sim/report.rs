@@ -157,6 +157,18 @@ pub struct Simulation {
     /// the objects in another order (see [`super::timing`]); `claims` is the likely one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<super::timing::Alternative>,
+    /// StatefulSet claims the controller does not create (OrderedReady: an earlier pod never
+    /// becomes Running and Ready), at the end.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_created: Vec<NotCreated>,
+}
+
+/// A claim of a StatefulSet's template that does not exist, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotCreated {
+    /// `namespace/name`.
+    pub claim: String,
+    pub why: String,
 }
 
 fn class_text(c: &str) -> String {
@@ -644,7 +656,31 @@ impl World {
             volumes: self.volume_outcomes(locate),
             steps: Vec::new(),
             alternatives: Vec::new(),
+            not_created: self.not_created(),
         }
+    }
+
+    /// The claims an OrderedReady StatefulSet has not created: the first pod whose claim is not
+    /// Bound never becomes Ready, and the controller creates no later ordinal.
+    pub fn not_created(&self) -> Vec<NotCreated> {
+        self.claims
+            .iter()
+            .filter(|c| c.exists && c.unborn)
+            .map(|c| {
+                let why = match (&c.template_of, c.origin) {
+                    (Some(t), Origin::Template { ordinal, .. }) => format!(
+                        "podManagementPolicy OrderedReady creates pod {s}-{ordinal} and its claims only once {s}-{} is Running and Ready, which it never is while its claim is not Bound",
+                        ordinal - 1,
+                        s = t.statefulset
+                    ),
+                    _ => "an earlier ordinal never becomes Ready".to_string(),
+                };
+                NotCreated {
+                    claim: c.key.to_string(),
+                    why,
+                }
+            })
+            .collect()
     }
 
     /// The state for one step of a timeline.
