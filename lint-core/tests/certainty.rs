@@ -6,7 +6,6 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use pvlint_core::{api, Request, Severity, Source};
 
@@ -36,14 +35,7 @@ fn requests() -> Vec<(String, Request)> {
             (c.name, c.request)
         })
         .collect();
-    let examples = common::root().join("examples");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&examples)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    for d in dirs {
+    for d in common::sorted_dirs(&common::root().join("examples")) {
         let sources: Vec<Source> = common::all_inputs()
             .into_iter()
             .filter(|p| p.parent() == Some(d.as_path()))

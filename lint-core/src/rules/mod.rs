@@ -783,6 +783,27 @@ pub(crate) mod prelude {
     };
 }
 
+/// What a hazard between a workload's pods on different nodes assumes about where they run:
+/// nothing when a required anti-affinity keeps them apart; that the cluster has several nodes
+/// otherwise, though the input's one-node hint (a hostPath volume without node affinity)
+/// makes that unlikely.
+pub(crate) fn node_spread_assumption(
+    sim: &sim::World,
+    placement: &crate::model::Placement,
+) -> Option<String> {
+    if *placement == crate::model::Placement::Apart {
+        return None;
+    }
+    Some(match sim.one_node_hint() {
+        Some((volume, file)) => sim::Assumption::SeveralNodesThoughOneNodeVolume {
+            volume: volume.clone(),
+            file: file.clone(),
+        }
+        .describe(),
+        None => sim::Assumption::PodsOnSeveralNodes.describe(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     /// Adding a rule = one file + one line here: a file that is not listed fails this test.

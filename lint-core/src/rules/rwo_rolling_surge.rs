@@ -113,21 +113,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         .push(Assumption::DriverAttaches(Str::from(attach.why())).describe());
                 }
                 // A required anti-affinity on the node sends the new pod elsewhere for sure.
-                // A one-node hint of the input makes several nodes unlikely: informational.
+                assumptions.extend(super::node_spread_assumption(sim, &w.placement));
+                // The input's one-node hint makes several nodes unlikely: informational.
                 let one_node = (w.placement != Placement::Apart)
                     .then(|| sim.one_node_hint())
                     .flatten();
-                if let Some((volume, file)) = one_node {
-                    assumptions.push(
-                        Assumption::SeveralNodesThoughOneNodeVolume {
-                            volume: volume.clone(),
-                            file: file.clone(),
-                        }
-                        .describe(),
-                    );
-                } else if w.placement != Placement::Apart {
-                    assumptions.push(Assumption::PodsOnSeveralNodes.describe());
-                }
                 (
                     format!(
                         "Deployment {} surges a second pod onto ReadWriteOnce claim {name}",

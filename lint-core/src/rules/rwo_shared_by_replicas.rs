@@ -155,20 +155,11 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         }
                         // Forced apart by a required anti-affinity: on different nodes for sure
                         // (beyond the first, those pods stay Pending if nodes run out).
-                        let one_node = (w.placement != Placement::Apart)
-                            .then(|| sim.one_node_hint())
-                            .flatten();
-                        if let Some((volume, file)) = one_node {
-                            assumptions.push(
-                                Assumption::SeveralNodesThoughOneNodeVolume {
-                                    volume: volume.clone(),
-                                    file: file.clone(),
-                                }
-                                .describe(),
-                            );
-                        } else if w.placement != Placement::Apart {
-                            assumptions.push(Assumption::PodsOnSeveralNodes.describe());
-                        }
+                        assumptions.extend(super::node_spread_assumption(sim, &w.placement));
+                // The input's one-node hint makes several nodes unlikely: informational.
+                let one_node = (w.placement != Placement::Apart)
+                    .then(|| sim.one_node_hint())
+                    .flatten();
                         (
                             format!("{kind} {} runs {pods} on ReadWriteOnce claim {name}", w.name),
                             format!("its volume attaches to one node ({why}), so pods scheduled to other nodes fail with Warning FailedAttachVolume (Multi-Attach error) and stay in ContainerCreating"),

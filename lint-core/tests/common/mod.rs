@@ -136,17 +136,22 @@ pub fn fixtures(rule: &str, prefix: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The directories in `base`, sorted.
+pub fn sorted_dirs(base: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = fs::read_dir(base)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
 /// Every fixture and every example.
 pub fn all_inputs() -> Vec<PathBuf> {
     let mut out = Vec::new();
     for base in [fixtures_dir(), root().join("examples")] {
-        let mut dirs: Vec<PathBuf> = fs::read_dir(&base)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.is_dir())
-            .collect();
-        dirs.sort();
-        for d in dirs {
+        for d in sorted_dirs(&base) {
             out.extend(files_in(&d));
         }
     }
