@@ -169,8 +169,9 @@ pub fn alternatives(main: &World, rerun: impl Fn(Timing) -> Option<World>) -> Ve
         let first = &main.volume(late[0]).name;
         timings.push((
             format!(
-                "the claims are synced before volume {first}{} of the same apply is Available (a new volume is Pending until its first sync)",
-                if k > 1 { " and the ones after it" } else { "" }
+                "the claims are synced before volume {first}{} of the same apply {} Available (a new volume is Pending until its first sync)",
+                if k > 1 { " and the volumes written after it" } else { "" },
+                if k > 1 { "are" } else { "is" }
             ),
             Timing {
                 late,
