@@ -120,6 +120,10 @@ struct ClusterArgs {
     /// dropped).
     #[arg(long, value_name = "MODE", value_parser = parse_validate)]
     validate: Option<pvlint_core::FieldValidation>,
+    /// kube-controller-manager runs with --enable-hostpath-provisioner (local development
+    /// clusters): kubernetes.io/host-path classes provision volumes.
+    #[arg(long)]
+    enable_hostpath_provisioner: bool,
 }
 
 fn parse_validate(s: &str) -> Result<pvlint_core::FieldValidation, String> {
@@ -435,6 +439,7 @@ impl ClusterArgs {
                     .or_else(|| cfg.default_class.clone())
             },
             field_validation: self.validate.unwrap_or_default(),
+            hostpath_provisioner: self.enable_hostpath_provisioner,
         }
     }
 

@@ -38,6 +38,9 @@ pub struct Index {
     superseded: std::collections::HashSet<ObjId>,
     /// Objects defined twice in the input with different content.
     pub duplicates: Vec<Duplicate>,
+    /// Manifests that update an object the cluster state holds (see
+    /// [`Index::check_live_updates`]).
+    pub live_updates: Vec<LiveUpdate>,
     /// The files rendered objects came from: read with the texts and the trees, which may both
     /// be released before the rules run.
     pub(crate) origins: crate::origin::Origins,
@@ -74,6 +77,34 @@ pub struct Duplicate {
     /// Set when the later definition is an update the API server refuses (an immutable field
     /// changed): the earlier one stands.
     pub refused: Option<model::update::Refusal>,
+}
+
+/// An object's identity: API group, kind, namespace, name.
+pub(crate) type ObjectKey = (String, Str, Option<Str>, Str);
+
+pub(crate) fn object_key(o: &Object) -> ObjectKey {
+    (
+        o.api_version
+            .rsplit_once('/')
+            .map_or("", |(g, _)| g)
+            .to_string(),
+        o.kind.clone(),
+        o.namespace.clone(),
+        o.name.clone(),
+    )
+}
+
+/// A manifest that updates an object of the cluster state.
+#[derive(Debug, Clone)]
+pub struct LiveUpdate {
+    /// The manifest.
+    pub obj: ObjId,
+    /// How the tool merges it into the live object.
+    pub model: model::update::ApplyModel,
+    /// Why the API server refuses the update (empty: accepted).
+    pub refusals: Vec<model::update::Refusal>,
+    /// The cluster state lists StorageClasses: a class missing from it does not exist.
+    pub classes_known: bool,
 }
 
 /// Whether a `kind` looks like a Kubernetes kind (`PersistentVolumeClaim`, `Deployment`).
@@ -668,7 +699,21 @@ impl Index {
                 standing.insert(key, id);
                 continue;
             }
-            match model::update::refusal(old, o) {
+            let live = model::update::json(old.root());
+            let merged = model::update::merged(
+                &live,
+                &model::update::json(o.root()),
+                &model::update::ApplyModel::SameApply,
+            );
+            let env = model::update::Env {
+                version: self.version,
+                // A claim just created is not Bound: no resize is judged.
+                expansion: &|_| None,
+            };
+            match model::update::refusals(&o.api_version, &o.kind, &o.name, &live, &merged, &env)
+                .into_iter()
+                .next()
+            {
                 Some(refused) => {
                     self.superseded.insert(id);
                     self.duplicates.push(Duplicate {
@@ -757,6 +802,117 @@ impl Index {
                 self.rejected.insert(id);
             }
         }
+    }
+
+    /// Manifests of objects the cluster state holds are updates: merged into the live object
+    /// as the tool merges ([`model::update::ApplyModel`]), judged by the API server's update
+    /// validation and the resize admission plugin. A refused update leaves the live object as
+    /// it is: the manifest takes no part in the simulation.
+    pub(crate) fn check_live_updates(&mut self, cluster: &Index) {
+        if cluster.objects.is_empty() {
+            return;
+        }
+        let mut live_by_key: HashMap<ObjectKey, ObjId> = HashMap::new();
+        for (id, o) in cluster.objects.iter().enumerate() {
+            if !o.tree_released() {
+                live_by_key.insert(object_key(o), id);
+            }
+        }
+        // allowVolumeExpansion by class: the cluster's, then this apply's accepted classes.
+        let mut expansion = cluster.expansions();
+        expansion.extend(self.expansions());
+        let classes_known = cluster.objects.iter().any(|o| o.kind == "StorageClass");
+        let found = self.updates_against(
+            &|o| {
+                live_by_key
+                    .get(&object_key(o))
+                    .map(|&id| model::update::json(cluster.objects[id].root()))
+            },
+            &|name| expansion.get(name).copied(),
+            classes_known,
+        );
+        for u in &found {
+            if !u.refusals.is_empty() {
+                self.rejected.insert(u.obj);
+            }
+        }
+        self.live_updates = found;
+    }
+
+    /// `allowVolumeExpansion` of each StorageClass this index defines and the API server
+    /// accepts.
+    pub(crate) fn expansions(&self) -> HashMap<Str, bool> {
+        let mut out = HashMap::new();
+        for (id, o) in self.objects.iter().enumerate() {
+            if o.kind != "StorageClass"
+                || o.tree_released()
+                || self.rejected.contains(&id)
+                || self.superseded.contains(&id)
+            {
+                continue;
+            }
+            let allowed = o
+                .root()
+                .get("allowVolumeExpansion")
+                .and_then(Node::as_scalar)
+                .is_some_and(|s| s.kind == crate::node::ScalarKind::Bool(true));
+            out.insert(o.name.clone(), allowed);
+        }
+        out
+    }
+
+    /// This index's manifests that update a live object (`live` gives it, as JSON), judged
+    /// as the API server judges the update.
+    pub(crate) fn updates_against(
+        &self,
+        live: &dyn Fn(&Object) -> Option<serde_json::Value>,
+        expansion: &dyn Fn(&str) -> Option<bool>,
+        classes_known: bool,
+    ) -> Vec<LiveUpdate> {
+        use model::update;
+        let env = update::Env {
+            version: self.version,
+            expansion,
+        };
+        let mut found = Vec::new();
+        for (id, o) in self.objects.iter().enumerate() {
+            if o.from_patch
+                || o.tree_released()
+                || self.superseded.contains(&id)
+                || self.rejected.contains(&id)
+                || !model::reaches_api_server(&o.api_version, &o.kind)
+            {
+                continue;
+            }
+            // Not what reaches the API server as written: template placeholders, values a
+            // kustomization replaces, selectors it completes.
+            if self.template_files.contains(&o.source)
+                || self.template_docs.contains(&(o.source, o.document))
+                || o.replaced.is_some()
+            {
+                continue;
+            }
+            let Some(mut live) = live(o) else {
+                continue;
+            };
+            let model = update::ApplyModel::of_live(&live);
+            let mut merged = update::merged(&live, &update::json(o.root()), &model);
+            if o.selector_from_kustomize {
+                for v in [&mut live, &mut merged] {
+                    if let Some(spec) = v.get_mut("spec").and_then(|s| s.as_object_mut()) {
+                        spec.remove("selector");
+                    }
+                }
+            }
+            let refusals = update::refusals(&o.api_version, &o.kind, &o.name, &live, &merged, &env);
+            found.push(LiveUpdate {
+                obj: id,
+                model,
+                refusals,
+                classes_known,
+            });
+        }
+        found
     }
 
     pub fn is_superseded(&self, obj: ObjId) -> bool {

@@ -348,6 +348,7 @@ fn run_rules(
     set: &SetContext,
 ) -> Run {
     ix.reject_unknown_fields(options.field_validation);
+    ix.check_live_updates(cluster);
     let elsewhere = &set.elsewhere;
     let enabled: Vec<&Rule> = rules::ALL
         .iter()

@@ -98,6 +98,11 @@ pub struct Options {
     /// --validate=warn`, Helm, client-go: the field is dropped with a warning).
     #[serde(skip_serializing_if = "FieldValidation::is_strict")]
     pub field_validation: FieldValidation,
+    /// kube-controller-manager runs with `--enable-hostpath-provisioner` (local development
+    /// clusters such as `hack/local-up-cluster.sh`): it provisions `kubernetes.io/host-path`
+    /// classes under /tmp/hostpath_pv. Off by default, as in every distribution.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hostpath_provisioner: bool,
 }
 
 /// Field validation of the client that applies the manifests (kubectl `--validate`; the API
@@ -195,6 +200,7 @@ impl Default for Options {
             default_class: None,
             rules: BTreeMap::new(),
             field_validation: FieldValidation::Strict,
+            hostpath_provisioner: false,
         }
     }
 }

@@ -114,8 +114,10 @@ fn source(dir: &Path, file: &str) -> Source {
 /// The options the case's environment stands for. Every run started from an empty cluster
 /// (no StorageClass, no default class): the input is all there is (`--complete`).
 fn options(case: &Case) -> Options {
+    // kube-controller-manager ran with --enable-hostpath-provisioner (the README).
     let mut o = Options {
         complete: true,
+        hostpath_provisioner: true,
         ..Options::default()
     };
     if case.env.get("ORACLE_VALIDATE").map(String::as_str) == Some("warn") {
@@ -337,10 +339,19 @@ fn compare_run(case: &Case, run: &Value, predicted: &[Value]) -> Vec<String> {
 
 /// Objects the API server rejected in an apply step: `lint` reports an error on each, whose
 /// words include the server's.
-fn compare_rejections(case: &Case, run: &Value) -> Vec<String> {
+fn compare_rejections(case: &Case, run: &Value, predicted: &[Value]) -> Vec<String> {
     let mut diffs = Vec::new();
-    for (step, rec) in case.steps.iter().zip(run["steps"].as_array().unwrap()) {
+    for (i, (step, rec)) in case
+        .steps
+        .iter()
+        .zip(run["steps"].as_array().unwrap())
+        .enumerate()
+    {
         let Step::Apply(file) = step else { continue };
+        if i > 0 {
+            diffs.extend(compare_refused_updates(file, rec, &predicted[i]));
+            continue;
+        }
         let req = Request {
             sources: vec![source(&case.dir, file)],
             options: options(case),
@@ -394,14 +405,68 @@ fn compare_rejections(case: &Case, run: &Value) -> Vec<String> {
     diffs
 }
 
+/// An apply after the first updates live objects: the objects the API server refused are the
+/// ones `simulate` lists as refused in that step, each with the server's causes; the others
+/// are not listed.
+fn compare_refused_updates(file: &str, rec: &Value, predicted: &Value) -> Vec<String> {
+    let mut diffs = Vec::new();
+    let refused = predicted["refused"].as_array().cloned().unwrap_or_default();
+    for a in rec["result"]["apply"].as_array().into_iter().flatten() {
+        let o = &a["objects"][0];
+        let who = format!("{} {}", s(&o["kind"]), s(&o["name"]));
+        let mine = refused
+            .iter()
+            .find(|r| r["kind"] == o["kind"] && r["name"] == o["name"]);
+        match (a["rc"] == 0, mine) {
+            (true, None) => {}
+            (true, Some(r)) => diffs.push(format!(
+                "{file}: {who} was accepted; pvlint says the update is refused: {}",
+                r["causes"]
+            )),
+            (false, None) => diffs.push(format!(
+                "{file}: {who} was refused ({}); pvlint accepts the update",
+                a["errors"]
+            )),
+            (false, Some(r)) => {
+                let text = r["causes"].to_string();
+                for err in a["errors"].as_array().unwrap() {
+                    for cause in causes(&s(err)) {
+                        if !r["causes"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|c| s(c) == cause)
+                        {
+                            diffs.push(format!(
+                                "{file}: {who} refused with {cause:?}; pvlint says {text}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    diffs
+}
+
 /// The causes in kubectl's report of a rejection: `The Deployment "api" is invalid: \n* a\n* b`
 /// (several) or `...: a` (one), and `Error from server (BadRequest): error when creating
 /// "f": CAUSE` for a request the server could not decode.
 fn causes(err: &str) -> Vec<&str> {
+    // An update's refusal: `... error when patching "f": CAUSE` (an admission plugin's).
+    if let Some((_, rest)) = err.split_once("error when patching \"") {
+        if let Some((_, cause)) = rest.split_once("\": ") {
+            return vec![cause.trim()];
+        }
+    }
+    // The first line of each cause: validation appends a diff of the spec after it.
     if let Some((_, list)) = err.split_once(" is invalid: ") {
         return match list.strip_prefix("\n* ") {
-            Some(list) => list.split("\n* ").map(str::trim).collect(),
-            None => vec![list.trim()],
+            Some(list) => list
+                .split("\n* ")
+                .map(|c| c.lines().next().unwrap_or("").trim())
+                .collect(),
+            None => vec![list.lines().next().unwrap_or("").trim()],
         };
     }
     if let Some(rest) = err.strip_prefix("Error from server (BadRequest): error when creating \"") {
@@ -419,7 +484,7 @@ fn run_case(name: &str) {
     match &case.tally {
         None => {
             diffs.extend(compare_run(&case, &case.runs[0], &predicted));
-            diffs.extend(compare_rejections(&case, &case.runs[0]));
+            diffs.extend(compare_rejections(&case, &case.runs[0], &predicted));
         }
         Some(tally) => {
             // Every outcome seen is one pvlint names as possible; the one it calls likely was
@@ -589,4 +654,55 @@ cases! {
     validate_strict_maxsurge_negative => "28-validate-strict-maxsurge-negative",
     validate_warn_maxsurge_negative => "29-validate-warn-maxsurge-negative",
     wire_cluster_state => "30-wire-cluster-state",
+    update_claim_class => "17-update-claim-class",
+    update_claim_resize_no_expansion => "18-update-claim-resize-no-expansion",
+    update_claim_resize_expansion => "19-update-claim-resize-expansion",
+    update_class_fields => "20-update-class-fields",
+    update_sts_templates => "21-update-sts-templates",
+    update_pv_source_capacity => "22-update-pv-source-capacity",
+}
+
+/// Re-applying manifests onto the live objects they made is no update: case 30's cluster
+/// state is the real API server's output (defaults, controller-written fields, the
+/// last-applied record) for its manifest.
+#[test]
+fn reapplying_onto_the_objects_it_made_is_accepted() {
+    let dir = cases_dir().join("30-wire-cluster-state");
+    let req = Request {
+        sources: vec![source(&dir, "manifest.yaml")],
+        cluster: vec![source(&dir, "cluster-state.yaml")],
+        ..Request::default()
+    };
+    let report: Value = serde_json::from_str(&pvlint_core::render::json(&api::lint(&req))).unwrap();
+    let refused: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "update-rejected")
+        .collect();
+    assert!(refused.is_empty(), "{refused:#?}");
+    // The same objects with one immutable change are refused.
+    let changed = std::fs::read_to_string(dir.join("manifest.yaml"))
+        .unwrap()
+        .replacen("path: /data/cache", "path: /data/cache-v2", 1);
+    assert_ne!(
+        changed,
+        std::fs::read_to_string(dir.join("manifest.yaml")).unwrap()
+    );
+    let req = Request {
+        sources: vec![Source::new("manifest.yaml", changed)],
+        ..req
+    };
+    let report: Value = serde_json::from_str(&pvlint_core::render::json(&api::lint(&req))).unwrap();
+    let refused: Vec<String> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "update-rejected")
+        .map(|f| s(&f["message"]))
+        .collect();
+    assert_eq!(
+        refused,
+        ["the API server refuses this update of PersistentVolume pv-cache: hostPath cannot change"]
+    );
 }

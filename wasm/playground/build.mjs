@@ -48,8 +48,8 @@ writeFileSync(join(outDir, "index.html"), html);
 const gz = gzipSync(wasm, { level: 9 }).length;
 console.log(`playground: ${join(outDir, "index.html")} (${(html.length / 1024).toFixed(0)} KiB)`);
 const app = Buffer.from(parts["/*APP*/"] + parts["/*STYLE*/"]);
-console.log(`module: ${wasm.length} bytes, ${gz} gzipped (budget 409600); the page's own script and style: ${app.length} bytes, ${gzipSync(app, { level: 9 }).length} gzipped`);
-if (gz > 400 * 1024) {
-  console.error("the gzipped module is over the 400 KB budget");
+console.log(`module: ${wasm.length} bytes, ${gz} gzipped (budget 450560); the page's own script and style: ${app.length} bytes, ${gzipSync(app, { level: 9 }).length} gzipped`);
+if (gz > 440 * 1024) {
+  console.error("the gzipped module is over the 440 KB budget");
   process.exit(1);
 }

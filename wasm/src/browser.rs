@@ -22,9 +22,11 @@ export interface Options {
   defaultClass?: string;
   /** Per-rule settings by rule id: "off", or the severity to report it with. */
   rules?: Record<string, "off" | "info" | "warning" | "error">;
+  /** kube-controller-manager runs with --enable-hostpath-provisioner (local development clusters). */
+  hostpathProvisioner?: boolean;
 }
 /** The options a report was made with. */
-export interface EffectiveOptions { kubeVersion: string; complete: boolean; defaultClass?: string; fieldValidation?: "warn" }
+export interface EffectiveOptions { kubeVersion: string; complete: boolean; defaultClass?: string; fieldValidation?: "warn"; hostpathProvisioner?: true }
 /** A what-if operation for `simulate`, as an admin would run it. */
 export type Operation =
   | { op: "deletePv"; name: string }

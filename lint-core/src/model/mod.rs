@@ -120,7 +120,6 @@ impl Object {
     }
 
     /// [`Object::release_tree`] was called.
-    #[cfg(test)]
     pub(crate) fn tree_released(&self) -> bool {
         self.released
     }

@@ -225,6 +225,17 @@ pub fn simulation_table(report: &Simulation) -> String {
             out.push('\n');
         }
         let _ = writeln!(out, "=== {}. {}", i, step.operation);
+        if !step.refused.is_empty() {
+            out.push_str("\nREFUSED (the API server rejects the update; the live object stays)\n");
+            for r in &step.refused {
+                let who = match &r.namespace {
+                    Some(ns) => format!("{} {ns}/{}", r.kind, r.name),
+                    None => format!("{} {}", r.kind, r.name),
+                };
+                let _ = writeln!(out, "- {who}: {}", r.causes.join("; "));
+            }
+            out.push('\n');
+        }
         let previous = i.checked_sub(1).map(|p| {
             (
                 report.steps[p].claims.as_slice(),

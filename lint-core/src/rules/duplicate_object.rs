@@ -56,10 +56,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             // A later definition is an update the API server refuses: an earlier one stands.
             Some(r) => (
                 format!(
-                    "kubectl apply creates it from its first definition and fails to update it with a later one ({}): the API server refuses it ({}: Forbidden: {}), the apply exits with an error and this definition stands; pvlint analyses this one",
+                    "kubectl apply creates it from its first definition and fails to update it with a later one ({}): the API server refuses it ({}), the apply exits with an error and this definition stands; pvlint analyses this one",
                     others.join(", "),
-                    r.field,
-                    r.message
+                    r.cause
                 ),
                 "keep one definition of each object; an immutable field cannot change after creation",
             ),

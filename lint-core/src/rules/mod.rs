@@ -56,6 +56,7 @@ mod storage_class_not_found;
 mod unbindable_claim;
 mod unknown_field;
 mod unrendered_template;
+mod update_rejected;
 mod volume_failed;
 mod volume_released;
 mod volume_will_be_deleted;
@@ -95,6 +96,7 @@ pub static ALL: &[&Rule] = &[
     &unbindable_claim::RULE,
     &unknown_field::RULE,
     &unrendered_template::RULE,
+    &update_rejected::RULE,
     &volume_failed::RULE,
     &volume_released::RULE,
     &volume_will_be_deleted::RULE,

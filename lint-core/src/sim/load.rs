@@ -11,7 +11,7 @@ use crate::binding::class::{Created, WrittenClass};
 use crate::binding::{ClaimSpec, SourceKind, VolumeSpec};
 use crate::index::Index;
 use crate::kube::{self, ReclaimPolicy};
-use crate::model::{ClaimClass, PodCount, Pv, Pvc, StorageClass, WorkloadKind};
+use crate::model::{ClaimClass, ObjId, PodCount, Pv, Pvc, StorageClass, WorkloadKind};
 use crate::node::Str;
 
 /// The name the simulation gives a default class the cluster is assumed to have. It cannot
@@ -136,9 +136,11 @@ impl World {
     }
 
     /// Loads more manifests onto the running world (the `apply` operation).
-    pub(crate) fn apply_more(&mut self, ix: &Index) {
+    /// Updates the API server refuses (`refused`) are left out: the live objects stay.
+    pub(crate) fn apply_more(&mut self, ix: &Index, refused: &HashSet<ObjId>) {
+        self.refused = refused.clone();
         for sc in &ix.classes {
-            if !ix.is_rejected(sc.obj) {
+            if !ix.is_rejected(sc.obj) && !refused.contains(&sc.obj) {
                 self.add_class(Side::Manifest, sc);
             }
         }
@@ -150,6 +152,7 @@ impl World {
         self.create_template_claims(Side::Manifest, ix);
         self.add_consumers(Side::Manifest, ix);
         self.decide_missing_classes();
+        self.refused.clear();
     }
 
     fn add_class(&mut self, side: Side, sc: &StorageClass) {
@@ -305,7 +308,7 @@ impl World {
 
     fn apply_volumes(&mut self, side: Side, ix: &Index) {
         for pv in &ix.pvs {
-            if ix.is_rejected(pv.obj) || !ix.is_current_pv(pv) {
+            if ix.is_rejected(pv.obj) || self.refused.contains(&pv.obj) || !ix.is_current_pv(pv) {
                 continue;
             }
             let live = side == Side::Cluster;
@@ -478,7 +481,7 @@ impl World {
 
     fn apply_claims(&mut self, side: Side, ix: &Index) {
         for c in &ix.pvcs {
-            if ix.is_rejected(c.obj) {
+            if ix.is_rejected(c.obj) || self.refused.contains(&c.obj) {
                 continue;
             }
             let claim = self.new_claim(side, c, Origin::Object { side, obj: c.obj });
@@ -495,6 +498,9 @@ impl World {
             .iter()
             .filter(|w| w.kind == WorkloadKind::StatefulSet && !ix.is_rejected(w.obj))
         {
+            if self.refused.contains(&w.obj) {
+                continue;
+            }
             let PodCount::Fixed { count, .. } = w.pods else {
                 continue;
             };
@@ -566,6 +572,26 @@ impl World {
             if claim.class.is_none() {
                 claim.class = existing.class.clone();
                 claim.class_source = existing.class_source.clone();
+            }
+            // expand_controller syncHandler: a Bound claim asks for more than its volume has.
+            // No in-tree plugin of kube-controller-manager expands (hostPath, NFS, CSI): it
+            // waits for an external resizer (its driver's csi-resizer), and says so.
+            if let ClaimState::Bound { volume, .. } = &existing.state {
+                let has = self.volumes[volume.idx()].spec.capacity.as_ref();
+                let grows = |q: Option<&crate::quantity::Quantity>| matches!((q, has), (Some(q), Some(h)) if q > h);
+                if !live
+                    && grows(claim.spec.request.as_ref())
+                    && !grows(existing.spec.request.as_ref())
+                    && self.volumes[volume.idx()].migrated_to.is_none()
+                {
+                    super::push_once(
+                        &mut claim.events,
+                        Event::normal(
+                            Reason::ExternalExpanding,
+                            "waiting for an external controller to expand this PVC",
+                        ),
+                    );
+                }
             }
             claim.has_consumer |= existing.has_consumer;
             for u in &existing.used_by {

@@ -27,7 +27,12 @@ pub enum Operation<'a> {
     },
     RemoveClaimRef(&'a str),
     RemoveFinalizers(&'a str),
-    Apply(&'a Index),
+    /// `kubectl apply` of more manifests; the objects whose update the API server refuses
+    /// (see [`crate::model::update`]) are left out: their live objects stay as they are.
+    Apply(
+        &'a Index,
+        &'a std::collections::HashSet<crate::model::ObjId>,
+    ),
 }
 
 impl World {
@@ -73,7 +78,7 @@ impl World {
                 let v = self.existing_volume(name)?;
                 self.volumes[v.idx()].finalizers.clear();
             }
-            Operation::Apply(ix) => self.apply_more(ix),
+            Operation::Apply(ix, refused) => self.apply_more(ix, refused),
         }
         self.finish_claim_deletions();
         self.run();

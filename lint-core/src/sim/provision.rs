@@ -38,6 +38,9 @@ impl World {
         {
             return None;
         }
+        if p == "kubernetes.io/host-path" && self.options.hostpath_provisioner {
+            return None;
+        }
         unserved_in_tree(p, self.options.kube_version)
     }
 
@@ -74,7 +77,9 @@ impl World {
                 if let Some(driver) = migrated_driver(p, version) {
                     (driver.to_string(), Some(self.external_provisioning(driver)))
                 } else {
-                    let Some(error) = unserved_in_tree(p, version) else {
+                    let served =
+                        p == "kubernetes.io/host-path" && self.options.hostpath_provisioner;
+                    let Some(error) = unserved_in_tree(p, version).filter(|_| !served) else {
                         return self.provision(id, &class, p.to_string(), None);
                     };
                     return self.pend_claim(
@@ -266,6 +271,15 @@ impl World {
         self.volumes.push(v);
         self.volume_by_name
             .insert(name.as_str(), vid, super::volume_key(&self.volumes));
+        // provisionClaimOperation: kube-controller-manager's own plugin reports on the claim.
+        let event = event.or_else(|| {
+            in_tree.then(|| {
+                Event::normal(
+                    Reason::ProvisioningSucceeded,
+                    format!("Successfully provisioned volume {name} using {provisioner}"),
+                )
+            })
+        });
         if let Some(e) = event {
             super::push_once(&mut self.claims[id.idx()].events, e);
         }

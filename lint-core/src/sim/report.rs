@@ -139,6 +139,20 @@ pub struct Step {
     pub operation: String,
     pub claims: Vec<ClaimOutcome>,
     pub volumes: Vec<VolumeOutcome>,
+    /// Objects of an `apply` whose update the API server refuses: they stay as they were.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<RefusedUpdate>,
+}
+
+/// An update the API server refuses, with its causes as kubectl prints them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedUpdate {
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub name: String,
+    pub causes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -689,6 +703,7 @@ impl World {
             operation,
             claims: self.claim_outcomes(locate),
             volumes: self.volume_outcomes(locate),
+            refused: Vec::new(),
         }
     }
 }

@@ -125,6 +125,8 @@ pub enum Reason {
     VolumeFailedRecycle,
     VolumeRecycled,
     VolumeUnknownReclaimPolicy,
+    /// The expand controller hands a bigger request of a Bound claim to an external resizer.
+    ExternalExpanding,
 }
 
 /// A Kubernetes event: type, reason and message as the controller writes them.
