@@ -26,7 +26,7 @@ export interface Options {
   hostpathProvisioner?: boolean;
 }
 /** The options a report was made with. */
-export interface EffectiveOptions { kubeVersion: string; complete: boolean; defaultClass?: string; fieldValidation?: "warn"; hostpathProvisioner?: true }
+export interface EffectiveOptions { kubeVersion: string; complete: boolean; defaultClass?: string; fieldValidation?: "warn" }
 /** A what-if operation for `simulate`, as an admin would run it. */
 export type Operation =
   | { op: "deletePv"; name: string }
@@ -122,7 +122,9 @@ export interface VolumeOutcome {
   storage: { fate: StorageFate; by?: string; error?: string };
   backing: string; events: SimEvent[]; why: string;
 }
-export interface Step { operation: string; claims: ClaimOutcome[]; volumes: VolumeOutcome[] }
+/** An update of an `apply` step the API server refuses (causes as kubectl prints them). */
+export interface RefusedUpdate { kind: string; namespace?: string; name: string; causes: string[] }
+export interface Step { operation: string; claims: ClaimOutcome[]; volumes: VolumeOutcome[]; refused?: RefusedUpdate[] }
 /** `pvlint simulate --format json` (docs/simulation-schema.md). */
 export interface Simulation {
   schema: "pvlint-simulation/v1"; converged: boolean; assumptions: string[];
