@@ -195,7 +195,7 @@ pub fn simulate(req: &Request) -> Result<Simulation, String> {
     let mut manifests = Index::build_for(&req.sources, req.options.kube_version);
     manifests.reject_unknown_fields(req.options.field_validation);
     let cluster = Index::build_for(&req.cluster, req.options.kube_version);
-    manifests.check_live_updates(&cluster);
+    manifests.check_live_updates(&crate::index::LiveObjects::of(&cluster));
     // Applied as one `kubectl apply`: in file order, unless kustomize sorts it by kind.
     let set = sim::Elsewhere {
         file_order: !req
@@ -355,7 +355,7 @@ fn updates_onto(
     let live = |o: &crate::model::Object| -> Option<Value> {
         let &(i, id) = latest.get(&object_key(o))?;
         let prev = earlier[i].0.object(id);
-        let mut v = crate::model::update::json(prev.root());
+        let mut v = crate::value::convert(prev.root());
         if i == 0 {
             return Some(v); // the cluster state's own object
         }

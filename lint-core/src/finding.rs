@@ -195,6 +195,26 @@ pub struct Consequence {
     pub assumptions: Vec<Str>,
 }
 
+impl Consequence {
+    /// A consequence told in a sentence only: no subject, phase, event or storage fate.
+    pub fn said(summary: impl crate::node::IntoStr) -> Consequence {
+        Consequence {
+            summary: summary.into_str(),
+            subject: None,
+            phase: None,
+            event: None,
+            storage: None,
+            assumptions: Vec::new(),
+        }
+    }
+
+    /// The same, resting on these assumptions about the cluster.
+    pub fn assuming(mut self, assumptions: Vec<Str>) -> Consequence {
+        self.assumptions = assumptions;
+        self
+    }
+}
+
 /// A second place that explains the finding (the other half of a conflict, say).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Related {

@@ -94,6 +94,34 @@ pub(crate) fn object_key(o: &Object) -> ObjectKey {
     )
 }
 
+/// The cluster state's objects by identity, read once for every apply set judged against it.
+pub(crate) struct LiveObjects<'a> {
+    cluster: &'a Index,
+    by_key: HashMap<ObjectKey, ObjId>,
+    /// `allowVolumeExpansion` by StorageClass.
+    expansion: HashMap<Str, bool>,
+    /// The cluster state lists StorageClasses: a class missing from it does not exist.
+    classes_known: bool,
+}
+
+impl<'a> LiveObjects<'a> {
+    pub(crate) fn of(cluster: &'a Index) -> LiveObjects<'a> {
+        let by_key = cluster
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| !o.tree_released())
+            .map(|(id, o)| (object_key(o), id))
+            .collect();
+        LiveObjects {
+            cluster,
+            by_key,
+            expansion: cluster.expansions(),
+            classes_known: cluster.objects.iter().any(|o| o.kind == "StorageClass"),
+        }
+    }
+}
+
 /// A manifest that updates an object of the cluster state.
 #[derive(Debug, Clone)]
 pub struct LiveUpdate {
@@ -699,10 +727,10 @@ impl Index {
                 standing.insert(key, id);
                 continue;
             }
-            let live = model::update::json(old.root());
+            let live = crate::value::convert(old.root());
             let merged = model::update::merged(
                 &live,
-                &model::update::json(o.root()),
+                &crate::value::convert(o.root()),
                 &model::update::ApplyModel::SameApply,
             );
             let env = model::update::Env {
@@ -808,28 +836,20 @@ impl Index {
     /// as the tool merges ([`model::update::ApplyModel`]), judged by the API server's update
     /// validation and the resize admission plugin. A refused update leaves the live object as
     /// it is: the manifest takes no part in the simulation.
-    pub(crate) fn check_live_updates(&mut self, cluster: &Index) {
-        if cluster.objects.is_empty() {
+    pub(crate) fn check_live_updates(&mut self, live: &LiveObjects<'_>) {
+        if live.by_key.is_empty() {
             return;
         }
-        let mut live_by_key: HashMap<ObjectKey, ObjId> = HashMap::new();
-        for (id, o) in cluster.objects.iter().enumerate() {
-            if !o.tree_released() {
-                live_by_key.insert(object_key(o), id);
-            }
-        }
-        // allowVolumeExpansion by class: the cluster's, then this apply's accepted classes.
-        let mut expansion = cluster.expansions();
-        expansion.extend(self.expansions());
-        let classes_known = cluster.objects.iter().any(|o| o.kind == "StorageClass");
+        // allowVolumeExpansion by class: this apply's accepted classes, else the cluster's.
+        let own = self.expansions();
         let found = self.updates_against(
             &|o| {
-                live_by_key
+                live.by_key
                     .get(&object_key(o))
-                    .map(|&id| model::update::json(cluster.objects[id].root()))
+                    .map(|&id| crate::value::convert(live.cluster.objects[id].root()))
             },
-            &|name| expansion.get(name).copied(),
-            classes_known,
+            &|name| own.get(name).or_else(|| live.expansion.get(name)).copied(),
+            live.classes_known,
         );
         for u in &found {
             if !u.refusals.is_empty() {
@@ -896,7 +916,7 @@ impl Index {
                 continue;
             };
             let model = update::ApplyModel::of_live(&live);
-            let mut merged = update::merged(&live, &update::json(o.root()), &model);
+            let mut merged = update::merged(&live, &crate::value::convert(o.root()), &model);
             if o.selector_from_kustomize {
                 for v in [&mut live, &mut merged] {
                     if let Some(spec) = v.get_mut("spec").and_then(|s| s.as_object_mut()) {

@@ -174,6 +174,7 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
     if req.audit {
         all = audit::run(req, &mut cluster);
     } else if let Some(ix) = loaded {
+        let live = index::LiveObjects::of(&cluster);
         let mut ix = ix.with_views(req.options.kube_version);
         let set = SetContext::new(
             &sets[0],
@@ -184,13 +185,14 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
         all = run_rules(
             &req.sources,
             &mut ix,
-            (&cluster, cluster_given),
+            (&cluster, &live, cluster_given),
             &req.options,
             &set,
         );
     } else {
         // With several sets, each finding says which set it is about.
         let tag = sets.len() > 1;
+        let live = index::LiveObjects::of(&cluster);
         let mut indexes: Vec<index::Index> = sets
             .iter()
             .map(|set| {
@@ -226,7 +228,7 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
             let mut run = run_rules(
                 &req.sources,
                 ix,
-                (&cluster, cluster_given),
+                (&cluster, &live, cluster_given),
                 &req.options,
                 &set,
             );
@@ -343,12 +345,12 @@ impl SetContext {
 fn run_rules(
     sources: &[Source],
     ix: &mut index::Index,
-    (cluster, cluster_given): (&index::Index, bool),
+    (cluster, live, cluster_given): (&index::Index, &index::LiveObjects<'_>, bool),
     options: &Options,
     set: &SetContext,
 ) -> Run {
     ix.reject_unknown_fields(options.field_validation);
-    ix.check_live_updates(cluster);
+    ix.check_live_updates(live);
     let elsewhere = &set.elsewhere;
     let enabled: Vec<&Rule> = rules::ALL
         .iter()
@@ -749,7 +751,11 @@ status:
         let run = super::run_rules(
             &sources,
             &mut ix,
-            (&Index::default(), false),
+            (
+                &Index::default(),
+                &crate::index::LiveObjects::of(&Index::default()),
+                false,
+            ),
             &Options::default(),
             &super::SetContext::default(),
         );

@@ -33,11 +33,11 @@
 //!   (apps/v1): the selector is immutable.
 //!
 //! Messages are the API server's own, as kubectl prints them (recorded on a real v1.34.9
-//! control plane: `tests/oracle/17-*` to `22-*`).
+//! control plane: `tests/oracle/17-*` to `22-*`), but for the Go value the server prints
+//! after `spec.selector: Invalid value:` and `nodeAffinity: Invalid value:`, left out.
 
 use serde_json::{Map, Value};
 
-use crate::node::Node;
 use crate::options::KubeVersion;
 use crate::quantity::Quantity;
 
@@ -97,7 +97,7 @@ impl ApplyModel {
                 "server-side apply (the live object's managedFields show one; fields another manager owns stay)"
             }
             ApplyModel::Helm => {
-                "helm upgrade (a three-way merge with the previous release; pvlint merges the chart's fields into the live object)"
+                "helm upgrade (Helm 3 merges three ways with the previous release's manifest, Helm 4 applies server-side; pvlint merges the chart's fields into the live object)"
             }
             ApplyModel::Patch => {
                 "kubectl apply onto an object no apply recorded (the file's fields are patched in; none removed)"
@@ -436,7 +436,8 @@ pub fn refusals(
             if !same(o, n, "selector") {
                 out.push(Refusal {
                     field: "spec.selector".into(),
-                    cause: "spec.selector: Invalid value: ...: field is immutable".into(),
+                    // The server also prints the new selector as a Go value; not repeated.
+                    cause: "spec.selector: field is immutable".into(),
                     live: show(o),
                     new: show(n),
                     fix: SELECTOR_FIX,
@@ -576,7 +577,13 @@ fn volume(live: &Value, merged: &Value, out: &mut Vec<Refusal>) {
         "nodeAffinity",
         "volumeAttributesClassName",
     ];
-    let (o, n) = (without(&live["spec"], OWN), without(&merged["spec"], OWN));
+    let (o, mut n) = (without(&live["spec"], OWN), without(&merged["spec"], OWN));
+    // A CSI volume may get a controllerExpandSecretRef it did not have.
+    if o["csi"].is_object() && o["csi"]["controllerExpandSecretRef"].is_null() {
+        if let Some(csi) = n.get_mut("csi").and_then(Value::as_object_mut) {
+            csi.remove("controllerExpandSecretRef");
+        }
+    }
     if !same(&o, &n, "spec") {
         let field = first_difference(&o, &n);
         let (live, new) = difference_at(&field, &o, &n);
@@ -618,7 +625,8 @@ fn volume(live: &Value, merged: &Value, out: &mut Vec<Refusal>) {
     if !zero(oa) && !same(oa, na, "nodeAffinity") {
         out.push(Refusal {
             field: "nodeAffinity".into(),
-            cause: "nodeAffinity: Invalid value: ...: field is immutable".into(),
+            // The server also prints the new affinity as a Go value; not repeated.
+            cause: "nodeAffinity: field is immutable".into(),
             live: show(oa),
             new: show(na),
             fix: VOLUME_FIX,
@@ -636,8 +644,8 @@ fn class(live: &Value, merged: &Value, out: &mut Vec<Refusal>) {
             out.push(Refusal {
                 field: key.into(),
                 cause: format!("{key}: Forbidden: updates to {key} are forbidden."),
-                live: show(o),
-                new: show(n),
+                live: difference_at(key, live, merged).0,
+                new: difference_at(key, live, merged).1,
                 fix: CLASS_FIX,
                 at: key.into(),
                 missing_class: None,
@@ -664,11 +672,6 @@ fn class(live: &Value, merged: &Value, out: &mut Vec<Refusal>) {
             missing_class: None,
         });
     }
-}
-
-/// The JSON of a node, for [`merged`] and [`refusals`].
-pub fn json(n: &Node) -> Value {
-    crate::value::convert(n)
 }
 
 #[cfg(test)]
@@ -951,6 +954,39 @@ mod tests {
                 None
             ),
             ["spec.attachedRequired: Invalid value: false: field is immutable"]
+        );
+    }
+
+    /// ValidatePersistentVolumeUpdate: a CSI volume may get a controllerExpandSecretRef.
+    #[test]
+    fn csi_volume_gets_an_expand_secret() {
+        let pv = |extra: Value| {
+            let mut v = json!({"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "vol"},
+                "spec": {"capacity": {"storage": "5Gi"}, "accessModes": ["ReadWriteOnce"], "csi": {"driver": "d", "volumeHandle": "h"}}});
+            for (k, x) in extra.as_object().unwrap() {
+                v["spec"]["csi"][k] = x.clone();
+            }
+            v
+        };
+        let secret = json!({"controllerExpandSecretRef": {"name": "s", "namespace": "n"}});
+        assert!(check(
+            "PersistentVolume",
+            pv(json!({})),
+            pv(secret.clone()),
+            ApplyModel::Patch,
+            None
+        )
+        .is_empty());
+        assert_eq!(
+            check(
+                "PersistentVolume",
+                pv(json!({})),
+                pv(json!({"volumeHandle": "other"})),
+                ApplyModel::Patch,
+                None
+            )
+            .len(),
+            1
         );
     }
 

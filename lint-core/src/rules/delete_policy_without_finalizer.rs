@@ -108,14 +108,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             ),
         )
         .severity(sev)
-        .consequence(Consequence {
-            summary: Str::from(summary),
-            subject: None,
-            phase: None,
-            event: None,
-            storage: None,
-            assumptions: Vec::new(),
-        })
+        .consequence(Consequence::said(summary))
         .help("delete the claim, not the volume: deleting the claim runs the Delete policy")
         .suggest(
             "add the finalizer that holds the PV until its storage is deleted",

@@ -88,14 +88,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         } else {
             Severity::Info
         })
-        .consequence(Consequence {
-            summary: Str::from(summary),
-            subject: None,
-            phase: None,
-            event: None,
-            storage: None,
-            assumptions: Vec::new(),
-        })
+        .consequence(Consequence::said(summary))
         .help(help);
         for d in dups.iter().take(3) {
             let o = ctx.obj(d.other);

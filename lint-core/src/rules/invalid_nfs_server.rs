@@ -35,16 +35,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             &server.field,
             format!("PersistentVolume {} has NFS server \"{}\", which is not an address", pv.name, server.value),
         )
-        .consequence(Consequence {
-            summary: Str::from(format!(
+        .consequence(Consequence::said(format!(
                 "{problem}: the API server accepts it, but every mount fails (pods stay ContainerCreating with Warning FailedMount) and a Recycle of it leaves the PV Failed"
-            )),
-            subject: None,
-            phase: None,
-            event: None,
-            storage: None,
-            assumptions: Vec::new(),
-        })
+            )))
         .help("write the server's IP address (four numbers 0-255) or DNS name; the export path goes in nfs.path");
     }
 }

@@ -49,18 +49,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         &field,
                         format!("{} {} suppresses \"{name}\", which is not a rule", obj.kind, obj.name),
                     )
-                    .consequence(Consequence {
-                        summary: Str::from(format!(
+                    .consequence(Consequence::said(format!(
                             "nothing is suppressed for \"{name}\"{}",
                             hint.map(|h| format!("; any finding of {h} about this object is still reported"))
                                 .unwrap_or_default()
-                        )),
-                        subject: None,
-                        phase: None,
-                        event: None,
-                        storage: None,
-                        assumptions: Vec::new(),
-                    })
+                        )))
                     .help("`pvlint rules` lists every rule id; `all` suppresses every rule on the object");
                 if let Some(h) = hint {
                     f.suggest(format!("did you mean {h}?"), Some(text.replace(name, h)));

@@ -93,14 +93,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             } else {
                 Severity::Warning
             })
-            .consequence(Consequence {
-                summary: Str::from(summary),
-                subject: None,
-                phase: None,
-                event: None,
-                storage: None,
-                assumptions: Vec::new(),
-            })
+            .consequence(Consequence::said(summary))
             .help("keep exactly one default StorageClass")
             .suggest(
                 format!("mark only one class default; on {} write", c.name),

@@ -55,14 +55,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .collect();
         let mut cons = match pending.first() {
             Some(&c) => ctx.claim_consequence(c),
-            None => Consequence {
-                summary: Str::default(),
-                subject: None,
-                phase: None,
-                event: None,
-                storage: None,
-                assumptions: Vec::new(),
-            },
+            None => Consequence::said(Str::default()),
         };
         let names: Vec<String> = pending
             .iter()

@@ -72,14 +72,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         } else {
             Severity::Warning
         })
-        .consequence(Consequence {
-            summary: Str::from(summary),
-            subject: None,
-            phase: None,
-            event: None,
-            storage: None,
-            assumptions: Vec::new(),
-        })
+        .consequence(Consequence::said(summary))
         .help("Recycle is deprecated; Retain keeps the data until an admin removes spec.claimRef")
         .suggest_replace("use Retain", policy.field.span, "Retain");
     }

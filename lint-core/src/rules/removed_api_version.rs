@@ -71,14 +71,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if variant.is_some() {
             f.severity(Severity::Info);
         }
-        f.consequence(Consequence {
-                summary: Str::from(summary),
-                subject: None,
-                phase: None,
-                event: None,
-                storage: None,
-                assumptions: Vec::new(),
-            })
+        f.consequence(Consequence::said(summary))
             .help(format!(
                 "use apiVersion {} (removed in Kubernetes {}; see the Kubernetes deprecated API migration guide)",
                 removed.replacement, removed.removed_in

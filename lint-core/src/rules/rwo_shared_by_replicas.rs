@@ -86,17 +86,10 @@ fn overlapping_runs(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 ),
             );
             f.severity(Severity::Info)
-                .consequence(Consequence {
-                    summary: Str::from(format!(
+                .consequence(Consequence::said(format!(
                         "a run still active when the next is due starts another Job (concurrencyPolicy Allow{}); {what}",
                         if policy_field.is_none() { ", the default" } else { "" }
-                    )),
-                    subject: None,
-                    phase: None,
-                    event: None,
-                    storage: None,
-                    assumptions: Vec::new(),
-                })
+                    )))
                 .help("concurrencyPolicy Forbid skips a run while the last one is active")
                 .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {name}"))
                 .suggest("start a run only when the last one has finished", Some("concurrencyPolicy: Forbid"));

@@ -112,14 +112,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         sink.report(ctx, id, first, format!("{} {} carries server-populated fields", obj.kind, obj.name))
             .severity(severity)
-            .consequence(Consequence {
-                summary: Str::from(summary),
-                subject: None,
-                phase: None,
-                event: None,
-                storage: None,
-                assumptions: Vec::new(),
-            })
+            .consequence(Consequence::said(summary))
             .help("strip the server fields before applying to another cluster (pvlint migrate does it for PVs and claims)")
             .suggest(
                 format!("remove {}", names.join(", ")),

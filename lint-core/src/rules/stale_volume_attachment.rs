@@ -166,8 +166,7 @@ fn report(
             )
         },
     );
-    f.consequence(Consequence {
-        summary: Str::from(format!(
+    f.consequence(Consequence::said(format!(
             "no pod on {old} uses claim {claim} any more, but VolumeAttachment {} ({}) keeps volume {} ({}) attached there; pod {}/{} on {new} gets Warning FailedAttachVolume \"Multi-Attach error for volume \\\"{}\\\" Volume is already exclusively attached to one node and can't be attached to another\" and {}; {}",
             va.name,
             va.attacher,
@@ -182,13 +181,7 @@ fn report(
                 "waits until the detach finishes"
             },
             state.join("; ")
-        )),
-        subject: None,
-        phase: None,
-        event: None,
-        storage: None,
-        assumptions: Vec::new(),
-    })
+        )))
     .help(help);
     if !stuck {
         f.severity(crate::Severity::Info);

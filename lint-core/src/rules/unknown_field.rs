@@ -91,14 +91,7 @@ fn report(
         span: u.key_span,
     };
     let f = sink.report(ctx, id, &field, msg);
-    f.consequence(Consequence {
-        summary: Str::from(summary),
-        subject: None,
-        phase: None,
-        event: None,
-        storage: None,
-        assumptions: Vec::new(),
-    });
+    f.consequence(Consequence::said(summary));
     match u.suggestion {
         Some(s) => {
             f.help(format!("rename \"{}\" to \"{s}\"", u.key))

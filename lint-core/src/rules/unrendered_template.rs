@@ -42,14 +42,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     kind.name()
                 ));
                 f.help = Str::from_static(kind.how_to_render());
-                f.consequence = Some(Box::new(Consequence {
-                    summary: "objects with placeholders in the fields pvlint reads are left out of the analysis, and template syntax is not reported as YAML errors; the rendered output is what the cluster gets".into(),
-                    subject: None,
-                    phase: None,
-                    event: None,
-                    storage: None,
-                    assumptions: Vec::new(),
-                }));
+                f.consequence = Some(Box::new(Consequence::said("objects with placeholders in the fields pvlint reads are left out of the analysis, and template syntax is not reported as YAML errors; the rendered output is what the cluster gets")));
             }
             DiagKind::KustomizeInput {
                 kustomization,
@@ -68,18 +61,13 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 ));
                 f.help = "lint the rendered overlay, e.g. `kubectl kustomize DIR | pvlint lint -`"
                     .into();
-                f.consequence = Some(Box::new(Consequence {
-                    summary: if field.starts_with("patches") {
+                f.consequence = Some(Box::new(Consequence::said(
+                    if field.starts_with("patches") {
                         Str::from(format!("{k} uses this file under `{field}`: kustomize merges it into the object it names and never applies it as written; pvlint reads that object as written when the input has it, else takes a complete patch for the object and leaves a partial one out"))
                     } else {
                         Str::from(format!("{k} uses this file under `{field}`: it is an input of kustomize, not an object, so pvlint does not read it as objects"))
                     },
-                    subject: None,
-                    phase: None,
-                    event: None,
-                    storage: None,
-                    assumptions: Vec::new(),
-                }));
+                )));
                 f.related.push(crate::finding::Related {
                     message: Str::from(format!("listed under `{field}`")),
                     location: crate::finding::Location::new(kustomization, k, 0, at),

@@ -82,13 +82,13 @@ impl World {
         }
         self.add_default_class();
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
-            self.apply_volumes(side, ix);
+            self.apply_volumes(side, ix, &HashSet::new());
         }
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
-            self.apply_claims(side, ix);
+            self.apply_claims(side, ix, &HashSet::new());
         }
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
-            self.create_template_claims(side, ix);
+            self.create_template_claims(side, ix, &HashSet::new());
         }
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
             self.add_consumers(side, ix);
@@ -138,7 +138,6 @@ impl World {
     /// Loads more manifests onto the running world (the `apply` operation).
     /// Updates the API server refuses (`refused`) are left out: the live objects stay.
     pub(crate) fn apply_more(&mut self, ix: &Index, refused: &HashSet<ObjId>) {
-        self.refused = refused.clone();
         for sc in &ix.classes {
             if !ix.is_rejected(sc.obj) && !refused.contains(&sc.obj) {
                 self.add_class(Side::Manifest, sc);
@@ -147,12 +146,11 @@ impl World {
         for d in &ix.csi_drivers {
             self.drivers.insert(d.name.to_string(), d.attach_required);
         }
-        self.apply_volumes(Side::Manifest, ix);
-        self.apply_claims(Side::Manifest, ix);
-        self.create_template_claims(Side::Manifest, ix);
+        self.apply_volumes(Side::Manifest, ix, refused);
+        self.apply_claims(Side::Manifest, ix, refused);
+        self.create_template_claims(Side::Manifest, ix, refused);
         self.add_consumers(Side::Manifest, ix);
         self.decide_missing_classes();
-        self.refused.clear();
     }
 
     fn add_class(&mut self, side: Side, sc: &StorageClass) {
@@ -306,9 +304,10 @@ impl World {
         }
     }
 
-    fn apply_volumes(&mut self, side: Side, ix: &Index) {
+    /// `refused`: objects of `ix` whose update the API server refuses (they stay as they were).
+    fn apply_volumes(&mut self, side: Side, ix: &Index, refused: &HashSet<ObjId>) {
         for pv in &ix.pvs {
-            if ix.is_rejected(pv.obj) || self.refused.contains(&pv.obj) || !ix.is_current_pv(pv) {
+            if ix.is_rejected(pv.obj) || refused.contains(&pv.obj) || !ix.is_current_pv(pv) {
                 continue;
             }
             let live = side == Side::Cluster;
@@ -479,9 +478,10 @@ impl World {
         }
     }
 
-    fn apply_claims(&mut self, side: Side, ix: &Index) {
+    /// `refused`: objects of `ix` whose update the API server refuses (they stay as they were).
+    fn apply_claims(&mut self, side: Side, ix: &Index, refused: &HashSet<ObjId>) {
         for c in &ix.pvcs {
-            if ix.is_rejected(c.obj) || self.refused.contains(&c.obj) {
+            if ix.is_rejected(c.obj) || refused.contains(&c.obj) {
                 continue;
             }
             let claim = self.new_claim(side, c, Origin::Object { side, obj: c.obj });
@@ -492,13 +492,14 @@ impl World {
 
     /// StatefulSet controller: one claim per template per ordinal, created with the pod (an
     /// existing claim of that name is reused).
-    fn create_template_claims(&mut self, side: Side, ix: &Index) {
+    /// `refused`: objects of `ix` whose update the API server refuses (they stay as they were).
+    fn create_template_claims(&mut self, side: Side, ix: &Index, refused: &HashSet<ObjId>) {
         for w in ix
             .workloads
             .iter()
             .filter(|w| w.kind == WorkloadKind::StatefulSet && !ix.is_rejected(w.obj))
         {
-            if self.refused.contains(&w.obj) {
+            if refused.contains(&w.obj) {
                 continue;
             }
             let PodCount::Fixed { count, .. } = w.pods else {

@@ -57,8 +57,6 @@ pub struct World {
     options: Options,
     /// The cluster state was given (or `--complete`): what it lacks does not exist.
     cluster_known: bool,
-    /// While an `apply` operation loads: its objects whose update the API server refuses.
-    refused: std::collections::HashSet<ObjId>,
     converged: bool,
     next_uid: u64,
     /// By namespace and name (see [`World::claim_key`]).
@@ -379,7 +377,6 @@ pub(crate) fn unrun(options: &Options, cluster_given: bool) -> World {
 impl World {
     fn new(options: &Options, cluster_known: bool) -> World {
         World {
-            refused: std::collections::HashSet::new(),
             claims: Vec::new(),
             volumes: Vec::new(),
             classes: Vec::new(),
