@@ -137,6 +137,7 @@ struct SimulateArgs {
     paths: Vec<String>,
     /// Then run an operation and show the state after it (repeatable, in order):
     /// 'delete pv/NAME', 'delete pvc/NAMESPACE/NAME', 'delete pod/NAMESPACE/NAME',
+    /// 'delete sts/NAMESPACE/NAME', 'scale sts/NAMESPACE/NAME REPLICAS',
     /// 'remove-claimref pv/NAME', 'remove-finalizers pv/NAME', 'apply FILE'.
     #[arg(long, value_name = "OPERATION")]
     then: Vec<String>,

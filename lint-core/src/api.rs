@@ -54,6 +54,17 @@ pub enum Operation {
     /// `kubectl delete pod -n NAMESPACE NAME`: a Pod of the input; its claims are no longer in
     /// use (a claim deleted while the pod ran goes now).
     DeletePod { namespace: String, name: String },
+    /// `kubectl scale sts -n NAMESPACE NAME --replicas=N`: a scale-down releases the claims of
+    /// the ordinals it removes (and deletes them under `whenScaled: Delete`); a scale-up
+    /// creates or reuses them.
+    ScaleStatefulSet {
+        namespace: String,
+        name: String,
+        replicas: i64,
+    },
+    /// `kubectl delete sts -n NAMESPACE NAME`: its pods go; its claims too under
+    /// `whenDeleted: Delete`.
+    DeleteStatefulSet { namespace: String, name: String },
     /// Remove spec.claimRef from a volume (how an admin makes a Released volume Available).
     RemoveClaimRef { name: String },
     /// Remove every finalizer from a volume (how an admin unblocks a Terminating one).
@@ -63,7 +74,7 @@ pub enum Operation {
 }
 
 /// The accepted forms of an operation, for usage errors.
-pub const OPERATION_FORMS: &str = "'delete pv/NAME', 'delete pvc/NAMESPACE/NAME' (or pvc/NAME in default), 'delete pod/NAMESPACE/NAME', 'remove-claimref pv/NAME', 'remove-finalizers pv/NAME', 'apply FILE'";
+pub const OPERATION_FORMS: &str = "'delete pv/NAME', 'delete pvc/NAMESPACE/NAME' (or pvc/NAME in default), 'delete pod/NAMESPACE/NAME', 'delete sts/NAMESPACE/NAME', 'scale sts/NAMESPACE/NAME REPLICAS', 'remove-claimref pv/NAME', 'remove-finalizers pv/NAME', 'apply FILE'";
 
 impl fmt::Display for Operation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -71,6 +82,14 @@ impl fmt::Display for Operation {
             Operation::DeletePv { name } => write!(f, "delete pv/{name}"),
             Operation::DeletePvc { namespace, name } => write!(f, "delete pvc/{namespace}/{name}"),
             Operation::DeletePod { namespace, name } => write!(f, "delete pod/{namespace}/{name}"),
+            Operation::ScaleStatefulSet {
+                namespace,
+                name,
+                replicas,
+            } => write!(f, "scale sts/{namespace}/{name} {replicas}"),
+            Operation::DeleteStatefulSet { namespace, name } => {
+                write!(f, "delete sts/{namespace}/{name}")
+            }
             Operation::RemoveClaimRef { name } => write!(f, "remove-claimref pv/{name}"),
             Operation::RemoveFinalizers { name } => write!(f, "remove-finalizers pv/{name}"),
             Operation::Apply { sources } => {
@@ -101,30 +120,37 @@ impl FromStr for Operation {
                 if let Some(name) = pv(arg) {
                     return Ok(Operation::DeletePv { name });
                 }
-                let (pod, rest) = match arg
-                    .strip_prefix("pod/")
-                    .or_else(|| arg.strip_prefix("pods/"))
-                {
-                    Some(rest) => (true, rest),
-                    None => (
-                        false,
-                        arg.strip_prefix("pvc/")
-                            .or_else(|| arg.strip_prefix("persistentvolumeclaim/"))
-                            .ok_or_else(bad)?,
-                    ),
-                };
-                let (namespace, name) = match rest.split_once('/') {
-                    Some((ns, n)) => (ns.to_string(), n.to_string()),
-                    None => ("default".to_string(), rest.to_string()),
-                };
-                if namespace.is_empty() || name.is_empty() || name.contains('/') {
-                    return Err(bad());
-                }
-                Ok(if pod {
-                    Operation::DeletePod { namespace, name }
-                } else {
-                    Operation::DeletePvc { namespace, name }
+                let (kind, rest) = kind_and_rest(arg).ok_or_else(bad)?;
+                let (namespace, name) = namespaced(rest).ok_or_else(bad)?;
+                Ok(match kind {
+                    Namespaced::Pod => Operation::DeletePod { namespace, name },
+                    Namespaced::Claim => Operation::DeletePvc { namespace, name },
+                    Namespaced::StatefulSet => Operation::DeleteStatefulSet { namespace, name },
                 })
+            }
+            "scale" => {
+                // `scale sts/NS/NAME 3` or kubectl's `--replicas=3`.
+                let (target, count) = arg.split_once(char::is_whitespace).ok_or_else(bad)?;
+                let count = count.trim();
+                let count = count.strip_prefix("--replicas=").unwrap_or(count);
+                let replicas = count
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|n| (0..=i64::from(i32::MAX)).contains(n))
+                    .ok_or_else(|| {
+                        format!("\"{s}\": replicas must be a whole number from 0 to 2147483647")
+                    })?;
+                match kind_and_rest(target).ok_or_else(bad)? {
+                    (Namespaced::StatefulSet, rest) => {
+                        let (namespace, name) = namespaced(rest).ok_or_else(bad)?;
+                        Ok(Operation::ScaleStatefulSet {
+                            namespace,
+                            name,
+                            replicas,
+                        })
+                    }
+                    _ => Err(bad()),
+                }
             }
             "remove-claimref" => Ok(Operation::RemoveClaimRef {
                 name: pv(arg).ok_or_else(bad)?,
@@ -138,6 +164,35 @@ impl FromStr for Operation {
             _ => Err(bad()),
         }
     }
+}
+
+/// The namespaced kinds an operation names.
+enum Namespaced {
+    Pod,
+    Claim,
+    StatefulSet,
+}
+
+/// `pod/…`, `pvc/…`, `sts/…` (and kubectl's longer names): the kind and what follows.
+fn kind_and_rest(arg: &str) -> Option<(Namespaced, &str)> {
+    let (kind, rest) = arg.split_once('/')?;
+    let kind = match kind {
+        "pod" | "pods" | "po" => Namespaced::Pod,
+        "pvc" | "persistentvolumeclaim" | "persistentvolumeclaims" => Namespaced::Claim,
+        "sts" | "statefulset" | "statefulsets" | "statefulset.apps" => Namespaced::StatefulSet,
+        _ => return None,
+    };
+    Some((kind, rest))
+}
+
+/// `NAMESPACE/NAME`, or `NAME` in the default namespace.
+fn namespaced(rest: &str) -> Option<(String, String)> {
+    let (namespace, name) = match rest.split_once('/') {
+        Some((ns, n)) => (ns, n),
+        None => ("default", rest),
+    };
+    (!namespace.is_empty() && !name.is_empty() && !name.contains('/'))
+        .then(|| (namespace.to_string(), name.to_string()))
 }
 
 impl Request {
@@ -261,6 +316,18 @@ pub fn simulate(req: &Request) -> Result<Simulation, String> {
                 }
                 Operation::DeletePod { namespace, name } => {
                     sim::Operation::DeletePod { namespace, name }
+                }
+                Operation::ScaleStatefulSet {
+                    namespace,
+                    name,
+                    replicas,
+                } => sim::Operation::ScaleStatefulSet {
+                    namespace,
+                    name,
+                    replicas: *replicas,
+                },
+                Operation::DeleteStatefulSet { namespace, name } => {
+                    sim::Operation::DeleteStatefulSet { namespace, name }
                 }
                 Operation::RemoveClaimRef { name } => sim::Operation::RemoveClaimRef(name),
                 Operation::RemoveFinalizers { name } => sim::Operation::RemoveFinalizers(name),

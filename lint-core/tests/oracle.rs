@@ -31,6 +31,12 @@ enum Step {
         name: String,
     },
     RemoveFinalizers(String),
+    /// `kubectl patch statefulset/NS/NAME {"spec":{"replicas":N}}`: what `kubectl scale` sends.
+    Scale {
+        namespace: String,
+        name: String,
+        replicas: i64,
+    },
 }
 
 struct Case {
@@ -69,6 +75,22 @@ fn load(name: &str) -> Case {
                     kind: kind.to_string(),
                     namespace,
                     name: name.to_string(),
+                });
+            }
+            "patch" => {
+                let (target, patch) = rest.split_once(' ').unwrap();
+                let patch: Value = serde_json::from_str(patch).unwrap();
+                let replicas = patch["spec"]["replicas"].as_i64();
+                let (kind, path) = target.split_once('/').unwrap();
+                let (namespace, object) = path.split_once('/').unwrap();
+                assert!(
+                    kind == "statefulset" && patch == serde_json::json!({"spec": {"replicas": replicas}}),
+                    "{name}: only a StatefulSet's replicas are patched: {line}"
+                );
+                steps.push(Step::Scale {
+                    namespace: namespace.into(),
+                    name: object.into(),
+                    replicas: replicas.unwrap(),
                 });
             }
             "remove-finalizers" => steps.push(Step::RemoveFinalizers(
@@ -152,7 +174,20 @@ fn request(case: &Case) -> Request {
                     namespace: namespace.clone().unwrap_or_else(|| "default".into()),
                     name: name.clone(),
                 },
+                "statefulset" => Operation::DeleteStatefulSet {
+                    namespace: namespace.clone().unwrap_or_else(|| "default".into()),
+                    name: name.clone(),
+                },
                 k => panic!("{}: delete {k} is not an operation", case.name),
+            }),
+            Step::Scale {
+                namespace,
+                name,
+                replicas,
+            } => req.operations.push(Operation::ScaleStatefulSet {
+                namespace: namespace.clone(),
+                name: name.clone(),
+                replicas: *replicas,
             }),
             Step::RemoveFinalizers(name) => req
                 .operations
@@ -639,8 +674,13 @@ cases! {
     race_one_apply_claim_first => "02-race-one-apply-claim-first",
     two_step_smallest_wins => "03-two-step-smallest-wins",
     two_step_two_claims_one_small => "04-two-step-two-claims-one-small",
+    sts_orderedready_pool_short => "05-sts-orderedready-pool-short",
     sts_parallel_pool_short => "06-sts-parallel-pool-short",
     sts_missing_class => "07-sts-missing-class",
+    sts_whenscaled_delete => "08-sts-whenscaled-delete",
+    sts_whenscaled_retain => "09-sts-whenscaled-retain",
+    sts_whendeleted_delete_retain_volumes => "10-sts-whendeleted-delete-retain-volumes",
+    sts_whendeleted_delete_delete_volumes => "11-sts-whendeleted-delete-delete-volumes",
     wffc_no_consumer => "12-wffc-no-consumer",
     wffc_deployment_replicas_zero => "13-wffc-deployment-replicas-zero",
     wffc_deployment_rejected => "14-wffc-deployment-rejected",

@@ -32,6 +32,8 @@ export type Operation =
   | { op: "deletePv"; name: string }
   | { op: "deletePvc"; namespace: string; name: string }
   | { op: "deletePod"; namespace: string; name: string }
+  | { op: "scaleStatefulSet"; namespace: string; name: string; replicas: number }
+  | { op: "deleteStatefulSet"; namespace: string; name: string }
   | { op: "removeClaimRef"; name: string }
   | { op: "removeFinalizers"; name: string }
   | { op: "apply"; sources: Source[] };

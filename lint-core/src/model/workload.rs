@@ -74,6 +74,35 @@ pub enum Concurrency {
     Replace,
 }
 
+/// What the StatefulSet controller does with the claims of its templates
+/// (`spec.persistentVolumeClaimRetentionPolicy`, GA in 1.32): `Retain` leaves them; `Delete`
+/// makes them owned (stateful_set_utils.go `updateClaimOwnerRefForSetAndPod`) so that the
+/// garbage collector deletes them with their pod on a scale-down (`whenScaled`) or with the
+/// StatefulSet (`whenDeleted`). SetDefaults_StatefulSet: Retain when unset or "".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClaimRetention {
+    #[default]
+    Retain,
+    Delete,
+}
+
+/// A StatefulSet's retention policy, each value with the field that set it (None: defaulted).
+#[derive(Debug, Clone, Default)]
+pub struct Retention {
+    pub when_deleted: (ClaimRetention, Option<Field>),
+    pub when_scaled: (ClaimRetention, Option<Field>),
+}
+
+impl Retention {
+    pub fn when_deleted(&self) -> ClaimRetention {
+        self.when_deleted.0
+    }
+
+    pub fn when_scaled(&self) -> ClaimRetention {
+        self.when_scaled.0
+    }
+}
+
 /// A pod volume that mounts a claim.
 #[derive(Debug, Clone)]
 pub struct ClaimUse {
@@ -94,6 +123,8 @@ pub struct Workload {
     pub ordinals_start: i64,
     /// StatefulSets: spec.podManagementPolicy is Parallel (default OrderedReady).
     pub parallel_pods: bool,
+    /// StatefulSets: spec.persistentVolumeClaimRetentionPolicy (Retain, Retain for the rest).
+    pub retention: Retention,
     /// CronJobs: spec.concurrencyPolicy and its field (None when left to the default, Allow).
     pub concurrency: Option<(Concurrency, Option<Field>)>,
     /// CronJobs: spec.suspend is true (no run starts).
@@ -116,6 +147,35 @@ pub enum Placement {
 }
 
 const HOSTNAME: &str = "kubernetes.io/hostname";
+
+/// `spec.persistentVolumeClaimRetentionPolicy` after SetDefaults_StatefulSet ("" and unset are
+/// Retain), checked as ValidatePersistentVolumeClaimRetentionPolicyType checks each value.
+fn retention(r: &mut Reader<'_>) -> Retention {
+    let one = |r: &mut Reader<'_>, key: &str| {
+        let path = format!("spec.persistentVolumeClaimRetentionPolicy.{key}");
+        match r.string(&path) {
+            None => (ClaimRetention::Retain, None),
+            Some(p) => match p.value.as_str() {
+                "" => (ClaimRetention::Retain, None),
+                "Retain" => (ClaimRetention::Retain, Some(p.field)),
+                "Delete" => (ClaimRetention::Delete, Some(p.field)),
+                other => {
+                    r.invalid(
+                        p.field.clone(),
+                        Severity::Error,
+                        format!("{path}: Unsupported value: \"{other}\": supported values: \"Retain\", \"Delete\"; the API server rejects this object"),
+                        "use Retain (the default) or Delete".into(),
+                    );
+                    (ClaimRetention::Retain, None)
+                }
+            },
+        }
+    };
+    Retention {
+        when_deleted: one(r, "whenDeleted"),
+        when_scaled: one(r, "whenScaled"),
+    }
+}
 
 /// The placement the pod spec at `pod` (a path) asks for; `labels` are the pods' labels.
 fn placement(r: &mut Reader<'_>, pod: &str, labels: &crate::binding::Labels) -> Placement {
@@ -462,6 +522,11 @@ pub(crate) fn read_workload(
     } else {
         (0, false)
     };
+    let retention = if kind == WorkloadKind::StatefulSet {
+        retention(r)
+    } else {
+        Retention::default()
+    };
     let concurrency = (kind == WorkloadKind::CronJob).then(|| {
         // ValidateCronJobSpec -> validateConcurrencyPolicy.
         match r.string("spec.concurrencyPolicy") {
@@ -505,6 +570,7 @@ pub(crate) fn read_workload(
         claims,
         ordinals_start,
         parallel_pods,
+        retention,
         concurrency,
         suspended,
         placement,

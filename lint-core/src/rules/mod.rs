@@ -56,6 +56,7 @@ mod storage_class_not_found;
 mod unbindable_claim;
 mod unknown_field;
 mod unrendered_template;
+mod retention_deletes_data;
 mod update_rejected;
 mod volume_failed;
 mod volume_released;
@@ -96,6 +97,7 @@ pub static ALL: &[&Rule] = &[
     &unbindable_claim::RULE,
     &unknown_field::RULE,
     &unrendered_template::RULE,
+    &retention_deletes_data::RULE,
     &update_rejected::RULE,
     &volume_failed::RULE,
     &volume_released::RULE,

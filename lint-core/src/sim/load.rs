@@ -59,7 +59,7 @@ fn written_class(c: &Pvc) -> WrittenClass {
 }
 
 /// The most ordinals of one StatefulSet the simulation creates claims for.
-const MAX_ORDINALS: i64 = 10_000;
+pub(crate) const MAX_ORDINALS: i64 = 10_000;
 
 impl World {
     pub(crate) fn load(&mut self, cluster: &Index, manifests: &Index, elsewhere: &Elsewhere) {
@@ -433,7 +433,7 @@ impl World {
         }
     }
 
-    fn new_claim(&mut self, side: Side, c: &Pvc, origin: Origin) -> Claim {
+    pub(crate) fn new_claim(&mut self, side: Side, c: &Pvc, origin: Origin) -> Claim {
         let live = side == Side::Cluster && matches!(origin, Origin::Object { .. });
         let uid = match (&c.meta.uid, live) {
             (Some(u), true) => u.value.clone(),
@@ -512,55 +512,13 @@ impl World {
             // A claim per ordinal and template, up to MAX_ORDINALS ordinals: replicas is an
             // int32, and a hostile or mistyped value must not take the memory of millions of
             // claims (what they show is the same as the first ones).
-            let count = count.min(MAX_ORDINALS);
-            for ordinal in w.ordinals_start..w.ordinals_start.saturating_add(count) {
-                for (ti, t) in templates.iter().enumerate() {
-                    let key = ClaimKey {
-                        namespace: Str::from(&w.namespace),
-                        name: Str::from(format!("{}-{}-{ordinal}", t.name, w.name)),
-                    };
-                    let template_of = TemplateOf {
-                        statefulset: Str::from(&w.name),
-                        template: Str::from(&t.name),
-                        ordinal,
-                    };
-                    let id = match self.claim_named(&key.namespace, &key.name) {
-                        Some(id) => id,
-                        None => {
-                            let mut claim = self.new_claim(
-                                side,
-                                t,
-                                Origin::Template {
-                                    side,
-                                    obj: w.obj,
-                                    template: u32::try_from(ti).unwrap_or(u32::MAX),
-                                    ordinal,
-                                },
-                            );
-                            claim.key = key;
-                            claim.has_consumer = true;
-                            claim.template_of = Some(template_of.clone());
-                            self.create_or_update_claim(claim, false)
-                        }
-                    };
-                    let c = &mut self.claims[id.idx()];
-                    c.has_consumer = true;
-                    super::push_once(&mut c.used_by, (side, w.obj));
-                    if c.template_of.is_none() {
-                        c.template_of = Some(template_of);
-                    }
-                    self.template_claims
-                        .entry((side, w.obj))
-                        .or_default()
-                        .push(id);
-                }
-            }
+            self.run_statefulset(side, w, templates, count.min(MAX_ORDINALS));
         }
     }
 
     /// Creates a claim (through admission) or updates the live one of the same name, which
     /// keeps its UID, status, binding and class (admission runs on CREATE only).
-    fn create_or_update_claim(&mut self, mut claim: Claim, live: bool) -> ClaimId {
+    pub(crate) fn create_or_update_claim(&mut self, mut claim: Claim, live: bool) -> ClaimId {
         if let Some(id) = self.claim_named(&claim.key.namespace, &claim.key.name) {
             let existing = &self.claims[id.idx()];
             claim.uid = existing.uid.clone();

@@ -25,6 +25,7 @@ pub mod races;
 pub mod reclaim;
 pub mod report;
 pub mod state;
+mod statefulset;
 pub mod sync_claim;
 pub mod sync_volume;
 mod table;
@@ -74,6 +75,8 @@ pub struct World {
     /// StatefulSets of the manifests with podManagementPolicy OrderedReady (the default):
     /// ordinal N+1 and its claims are created only once pod N is Running and Ready.
     ordered_ready: std::collections::HashSet<(Side, ObjId)>,
+    /// The StatefulSets run, with what scaling and deleting them needs.
+    statefulsets: Vec<statefulset::SetRecord>,
     /// Bare Pods of the input, by namespace and name (for `delete pod/...`).
     pods: Vec<(Str, Str, Side, ObjId)>,
     /// Class names the input's static volumes use without a StorageClass: assumed not to
@@ -396,6 +399,7 @@ impl World {
             podless: Default::default(),
             ordered_ready: Default::default(),
             pods: Vec::new(),
+            statefulsets: Vec::new(),
             provisioned_texts: HashMap::new(),
             index: find_match::VolumeIndex::default(),
             closest: HashMap::new(),

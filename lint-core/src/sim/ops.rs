@@ -1,5 +1,5 @@
 //! What-if operations on a simulated cluster, as an admin would run them: `kubectl delete pv`,
-//! `kubectl delete pvc`, removing a volume's claimRef or finalizers, applying more manifests.
+//! `kubectl delete pvc`, scaling or deleting a StatefulSet, removing a volume's claimRef or finalizers, applying more manifests.
 //!
 //! Deletion follows the protection finalizers: `kubernetes.io/pv-protection` keeps a Bound
 //! volume's object (Terminating) until it is no longer Bound; `kubernetes.io/pv-controller`
@@ -22,6 +22,17 @@ pub enum Operation<'a> {
     },
     /// `kubectl delete pod`: its claims are no longer in use.
     DeletePod {
+        namespace: &'a str,
+        name: &'a str,
+    },
+    /// `kubectl scale sts`: see [`super::statefulset`].
+    ScaleStatefulSet {
+        namespace: &'a str,
+        name: &'a str,
+        replicas: i64,
+    },
+    /// `kubectl delete sts`: see [`super::statefulset`].
+    DeleteStatefulSet {
         namespace: &'a str,
         name: &'a str,
     },
@@ -60,6 +71,14 @@ impl World {
                     .map(|p| (p.2, p.3))
                     .ok_or_else(|| format!("there is no Pod {namespace}/{name}"))?;
                 self.podless.insert((side, obj));
+            }
+            Operation::ScaleStatefulSet {
+                namespace,
+                name,
+                replicas,
+            } => self.scale_statefulset(namespace, name, replicas)?,
+            Operation::DeleteStatefulSet { namespace, name } => {
+                self.delete_statefulset(namespace, name)?
             }
             Operation::RemoveClaimRef(name) => {
                 let v = self.existing_volume(name)?;

@@ -235,6 +235,10 @@ impl World {
                 (shown, backing)
             }
         };
+        // pkg/volume/hostpath (hostPathProvisioner.Provision): `/tmp/hostpath_pv/<uuid>`, which
+        // its deleter accepts.
+        let host_path = (class.provisioner.as_deref() == Some("kubernetes.io/host-path"))
+            .then(|| Str::from(format!("/tmp/hostpath_pv/{uid}")));
         let v = Volume {
             name: name.clone(),
             uid,
@@ -256,7 +260,7 @@ impl World {
             finalizers,
             deleting: false,
             backing,
-            host_path: None,
+            host_path,
             nfs_server_problem: None,
             phase: VolumePhase::Available,
             release: None,

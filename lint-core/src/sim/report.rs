@@ -202,6 +202,7 @@ impl Assumption {
                 Some(pc) => format!("StorageClass {c}, which the input does not define, exists in the cluster and is, by its name, {} (provisioner {}) (pass --cluster-state or --complete to check)", pc.installed_by, pc.provisioner),
                 None => format!("StorageClass {c}, which the input does not define, exists in the cluster and provisions volumes (pass --cluster-state or --complete to check)"),
             },
+            Assumption::ClassReclaimsDelete(c) => format!("{c} gives the volumes it provisions reclaimPolicy Delete, the default (a class with reclaimPolicy: Retain keeps them; pass --cluster-state to check)"),
             Assumption::RejectedClassOnly(c) => format!("no StorageClass {c} exists besides the one in the input, which the API server rejects (pass --cluster-state or --complete to make this certain)"),
             Assumption::StaticClassOnly(c) => format!("no StorageClass {c} exists: the input uses \"{c}\" only as a label on its static volumes (pass --cluster-state or --complete to make this certain)"),
             Assumption::NoOtherVolumes => "the cluster has no PersistentVolume that matches it besides those in the input (pass --cluster-state or --complete to check)".into(),

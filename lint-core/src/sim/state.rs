@@ -178,6 +178,10 @@ pub enum Assumption {
     DefaultClassExists,
     /// A StorageClass the input names but does not define exists and provisions volumes.
     ClassExists(Str),
+    /// That class (named as shown: "StorageClass X" or "the cluster's default StorageClass")
+    /// gives the volumes it provisions reclaimPolicy Delete, the default: they are deleted with
+    /// their claims.
+    ClassReclaimsDelete(Str),
     /// A class name the input's free static volumes (a pool) use has no StorageClass object:
     /// it is a label only.
     StaticClassOnly(Str),

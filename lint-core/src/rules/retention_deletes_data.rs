@@ -1,0 +1,208 @@
+use super::prelude::*;
+use crate::model::{ClaimRetention, WorkloadKind};
+use crate::sim::Origin;
+
+pub const RULE: Rule = Rule {
+    id: "retention-deletes-data",
+    family: Family::Reclaim,
+    severity: Severity::Warning,
+    summary: "A StatefulSet's claim retention policy deletes its claims, and with them volumes whose reclaim policy is Delete",
+    docs: Docs {
+        what: "Finds StatefulSets with `persistentVolumeClaimRetentionPolicy.whenScaled: Delete` or \
+               `whenDeleted: Delete` whose claims' volumes are deleted with the claims: bound (in the \
+               simulation) to volumes with `reclaimPolicy: Delete`, or of a StorageClass that deletes the \
+               volumes it provisions. Claims whose volumes are retained are not reported, nor is \
+               `whenDeleted: Delete` written next to an explicit `whenScaled: Retain`: a choice made between \
+               the two cases (the data lives as long as the application).",
+        why: "With `Delete`, the StatefulSet controller makes the claims owned (stateful_set_utils.go \
+              `updateClaimOwnerRefForSetAndPod`): the garbage collector deletes the claims of the pods a \
+              scale-down removes (`whenScaled`), or every claim when the StatefulSet is deleted (`whenDeleted`: \
+              `kubectl delete sts`, `helm uninstall`). A deleted claim releases its volume, and a Delete \
+              reclaim policy deletes the disk. Recorded on a real v1.34.9 control plane (oracle cases 08 and \
+              11): scaling 3 → 1 deleted data-web-1 and data-web-2 and their volumes; deleting the set deleted \
+              every claim and volume. Scaling up again starts the pods on new, empty volumes. An autoscaler, \
+              `kubectl scale --replicas=0` for maintenance, or an uninstall before a reinstall is enough.",
+        example: include_str!("../../tests/fixtures/retention-deletes-data/bad.yaml"),
+        fix: "Keep `Retain` (the default) and delete claims deliberately, or give the claims a StorageClass \
+              with `reclaimPolicy: Retain`: the claims still go, but the volumes stay Released with the data.",
+        fixed: include_str!("../../tests/fixtures/retention-deletes-data/good.yaml"),
+        known_problems: "pvlint cannot tell a deliberate choice (a cache rebuilt on start, a test environment) from an \
+                         accident; say so with a suppression comment on the field. Without the claims' StorageClass \
+                         in the input or the cluster state, pvlint assumes the class deletes its volumes (the \
+                         default reclaimPolicy) and names that assumption. `kubectl delete sts --cascade=orphan` \
+                         keeps the claims whatever the policy.",
+    },
+    check,
+    reads: Reads::Simulation,
+};
+
+/// Why a claim's data goes with it; None when it stays.
+enum Fate {
+    /// Certain from the input (or the cluster state): the volume, or the class, says Delete.
+    Deleted(String),
+    /// The class is not known: its reclaim policy is assumed to be Delete.
+    Assumed { class: String, assumption: Str },
+}
+
+fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    for w in ctx
+        .index
+        .workloads
+        .iter()
+        .filter(|w| w.kind == WorkloadKind::StatefulSet && !ctx.index.is_rejected(w.obj))
+    {
+        let triggers = [
+            (w.retention.when_scaled.clone(), Trigger::Scaled),
+            (w.retention.when_deleted.clone(), Trigger::Deleted),
+        ];
+        let claims = ctx.sim.claims_of_statefulset(Side::Manifest, w.obj);
+        // One claim per template tells the template's fate (its class, or its volume).
+        let mut fates: Vec<(Str, Fate)> = Vec::new();
+        for &id in claims {
+            let c = ctx.sim.claim(id);
+            let Some(t) = &c.template_of else { continue };
+            if fates.iter().any(|(name, _)| *name == t.template) {
+                continue;
+            }
+            if let Some(f) = fate(ctx, id) {
+                fates.push((t.template.clone(), f));
+            }
+        }
+        if fates.is_empty() {
+            continue;
+        }
+        // Written next to an explicit `whenScaled: Retain`, `whenDeleted: Delete` is a choice
+        // the author made between the two cases (the Kubernetes docs' pattern: the data lives
+        // as long as the application): deliberate, not reported.
+        let deliberate = matches!(
+            w.retention.when_scaled,
+            (ClaimRetention::Retain, Some(_))
+        );
+        for ((policy, field), trigger) in triggers {
+            let (ClaimRetention::Delete, Some(field)) = (policy, field) else {
+                continue;
+            };
+            if matches!(trigger, Trigger::Deleted) && deliberate {
+                continue;
+            }
+            report(ctx, sink, w, &field, trigger, &fates);
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Trigger {
+    Scaled,
+    Deleted,
+}
+
+/// What becomes of the data of claim `id` when the claim is deleted.
+fn fate(ctx: &Context<'_>, id: ClaimId) -> Option<Fate> {
+    let w = ctx.sim;
+    let c = w.claim(id);
+    if let ClaimState::Bound { volume, .. } = &c.state {
+        let v = w.volume(*volume);
+        if !w.if_released(*volume, false).storage.is_deleted() {
+            return None;
+        }
+        if !matches!(v.origin, Origin::Provisioned { .. }) {
+            return Some(Fate::Deleted(format!(
+                "PersistentVolume {} has reclaimPolicy Delete",
+                v.name
+            )));
+        }
+    }
+    // Provisioned, or to be: the class decides the reclaim policy of what it provisions.
+    let class = w.class(c.class_name())?;
+    // A class without a provisioner has only static volumes, each with its own policy.
+    if class.reclaim != ReclaimPolicy::Delete
+        || class.provisioner.as_deref() == Some(kube::NO_PROVISIONER)
+    {
+        return None;
+    }
+    Some(match class.assumption() {
+        Some(_) => class_assumed(c.class_name()),
+        None => Fate::Deleted(format!(
+            "StorageClass {} provisions volumes with reclaimPolicy Delete",
+            class.name
+        )),
+    })
+}
+
+fn class_assumed(name: &str) -> Fate {
+    let class = if name == crate::sim::load::ASSUMED_DEFAULT {
+        "the cluster's default StorageClass".to_string()
+    } else {
+        format!("StorageClass {name}")
+    };
+    Fate::Assumed {
+        assumption: Assumption::ClassReclaimsDelete(Str::from(&class)).describe().into_str(),
+        class,
+    }
+}
+
+fn report(
+    ctx: &Context<'_>,
+    sink: &mut Sink<'_>,
+    w: &Workload,
+    field: &Field,
+    trigger: Trigger,
+    fates: &[(Str, Fate)],
+) {
+    let names = fates
+        .iter()
+        .map(|(t, _)| format!("{t}-{}-N", w.name))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let why = fates
+        .iter()
+        .map(|(_, f)| match f {
+            Fate::Deleted(why) => why.clone(),
+            Fate::Assumed { class, .. } => format!("{class} provisions volumes with reclaimPolicy Delete"),
+        })
+        .collect::<Vec<_>>();
+    let mut why_unique: Vec<String> = Vec::new();
+    for y in why {
+        if !why_unique.contains(&y) {
+            why_unique.push(y);
+        }
+    }
+    let assumptions: Vec<Str> = fates
+        .iter()
+        .filter_map(|(_, f)| match f {
+            Fate::Assumed { assumption, .. } => Some(assumption.clone()),
+            Fate::Deleted(_) => None,
+        })
+        .fold(Vec::new(), |mut all, a| {
+            if !all.contains(&a) {
+                all.push(a);
+            }
+            all
+        });
+    let (headline, summary) = match trigger {
+        Trigger::Scaled => (
+            format!("StatefulSet {} deletes the data of the pods a scale-down removes (whenScaled: Delete)", w.name),
+            format!(
+                "scaling it down (kubectl scale, even to 0 for maintenance; an autoscaler) deletes the claims {names} of the removed ordinals and, as {}, their volumes and data; scaling up again starts those pods on new, empty volumes",
+                why_unique.join(" and ")
+            ),
+        ),
+        Trigger::Deleted => (
+            format!("StatefulSet {} deletes all its data when it is deleted (whenDeleted: Delete)", w.name),
+            format!(
+                "deleting it (kubectl delete statefulset {}, helm uninstall) deletes every claim {names} and, as {}, their volumes and data",
+                w.name,
+                why_unique.join(" and ")
+            ),
+        ),
+    };
+    let consequence = Consequence {
+        storage: Some(StorageFate::Deleted),
+        ..Consequence::said(summary)
+    }
+    .assuming(assumptions);
+    sink.report(ctx, w.obj, field, headline)
+        .consequence(consequence)
+        .help("Retain (the default) keeps the claims; a StorageClass with reclaimPolicy: Retain keeps the volumes when claims are deleted")
+        .suggest_replace("keep the claims: use Retain", field.span, "Retain");
+}
