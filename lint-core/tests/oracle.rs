@@ -700,6 +700,7 @@ cases! {
     update_class_fields => "20-update-class-fields",
     update_sts_templates => "21-update-sts-templates",
     update_pv_source_capacity => "22-update-pv-source-capacity",
+    reapply_migrated_over_broken => "31-reapply-migrated-over-broken",
 }
 
 /// Re-applying manifests onto the live objects they made is no update: case 30's cluster
@@ -745,4 +746,72 @@ fn reapplying_onto_the_objects_it_made_is_accepted() {
         refused,
         ["the API server refuses this update of PersistentVolume pv-cache: hostPath cannot change"]
     );
+}
+
+/// Case 31 as `lint --cluster-state` (and `--against-cluster`) sees it: the live objects after
+/// the raw export was applied, built from exported.yaml as the API server keeps them (kubectl's
+/// last-applied record of the file, the claim's new UID, the phases recorded after step 0),
+/// with migrated.yaml as the manifests. kubectl's three-way merge removes the bind annotations
+/// and claimRef.uid the export wrote, and the claim binds again (recorded on a real v1.34.9
+/// control plane): no finding says it stays Lost. Applying the raw export again repairs
+/// nothing: it stays Lost.
+#[test]
+fn the_migrated_export_applied_over_the_broken_state_binds() {
+    let dir = cases_dir().join("31-reapply-migrated-over-broken");
+    let outcome: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("outcome.json")).unwrap()).unwrap();
+    let after_export = &outcome["steps"][0]["state"];
+    let after_repair = &outcome["steps"][1]["state"];
+    let exported = std::fs::read_to_string(dir.join("exported.yaml")).unwrap();
+    let mut items = Vec::new();
+    for doc in serde_yaml::Deserializer::from_str(&exported) {
+        let mut v: Value = serde::Deserialize::deserialize(doc).unwrap();
+        let applied = v.to_string();
+        v["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"] =
+            Value::from(applied);
+        let name = s(&v["metadata"]["name"]);
+        if v["kind"] == "PersistentVolumeClaim" {
+            let key = format!("{}/{name}", s(&v["metadata"]["namespace"]));
+            // The UID the cluster gave the claim: the volume's claimRef names it once re-bound.
+            let volume = &after_repair["volumes"][s(&v["spec"]["volumeName"])];
+            v["metadata"]["uid"] = volume["claimRefUID"].clone();
+            v["status"]["phase"] = after_export["claims"][&key]["phase"].clone();
+        } else {
+            v["status"]["phase"] = after_export["volumes"][&name]["phase"].clone();
+        }
+        items.push(v);
+    }
+    let cluster = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
+    let run = |file: &str| {
+        let req = Request {
+            sources: vec![source(&dir, file)],
+            cluster: vec![Source::new("cluster-state.json", cluster.to_string())],
+            ..Request::default()
+        };
+        let report: Value =
+            serde_json::from_str(&pvlint_core::render::json(&api::lint(&req))).unwrap();
+        let sim = api::simulate(&req).unwrap();
+        let sim: Value =
+            serde_json::from_str(&pvlint_core::render::simulation_json(&sim)).unwrap();
+        let lost: Vec<String> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["severity"] == "error" && s(&f["message"]).contains("Lost"))
+            .map(|f| s(&f["message"]))
+            .collect();
+        let phases: Vec<String> = sim["claims"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| s(&c["phase"]))
+            .collect();
+        (lost, phases)
+    };
+    let (lost, phases) = run("migrated.yaml");
+    assert!(lost.is_empty(), "{lost:?}");
+    assert_eq!(phases, ["Bound"]);
+    let (lost, phases) = run("exported.yaml");
+    assert!(!lost.is_empty(), "the raw export again: no error says the claim stays Lost");
+    assert_eq!(phases, ["Lost"]);
 }

@@ -58,6 +58,27 @@ fn written_class(c: &Pvc) -> WrittenClass {
     }
 }
 
+/// What the cluster object's `last-applied-configuration` wrote of the fields the controller
+/// writes too (nothing when it has none: kubectl apply then removes nothing).
+fn last_applied(ix: &Index, obj: ObjId) -> Applied {
+    let Some(text) = ix
+        .object(obj)
+        .annotation_str(crate::model::update::LAST_APPLIED)
+    else {
+        return Applied::default();
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Applied::default();
+    };
+    let ann = &v["metadata"]["annotations"];
+    Applied {
+        bind_completed: ann.get(kube::ANN_BIND_COMPLETED).is_some(),
+        bound_by_controller: ann.get(kube::ANN_BOUND_BY_CONTROLLER).is_some(),
+        claim_ref: v["spec"].get("claimRef").is_some_and(|c| !c.is_null()),
+        claim_ref_uid: v["spec"]["claimRef"].get("uid").is_some_and(|u| !u.is_null()),
+    }
+}
+
 /// The most ordinals of one StatefulSet the simulation creates claims for.
 pub(crate) const MAX_ORDINALS: i64 = 10_000;
 
@@ -146,8 +167,34 @@ impl World {
         for d in &ix.csi_drivers {
             self.drivers.insert(d.name.to_string(), d.attach_required);
         }
+        // kubectl patches objects in file order: a claim re-bound to a volume later in the file
+        // is synced once against the volume as it was (its old claimRef).
+        let mut seen_first = Vec::new();
+        for c in ix.pvcs.iter().filter(|c| !refused.contains(&c.obj)) {
+            let Some(vol) = c.volume_name.as_ref() else { continue };
+            let later = ix.pvs.iter().any(|p| p.name == vol.value && p.obj > c.obj);
+            let Some(v) = self.volume_named(&vol.value).filter(|_| later) else {
+                continue;
+            };
+            if let Some(holder) = self.volume(v).claim_ref.clone() {
+                seen_first.push((c.obj, holder));
+            }
+        }
         self.apply_volumes(Side::Manifest, ix, refused);
         self.apply_claims(Side::Manifest, ix, refused);
+        for (obj, holder) in seen_first {
+            let Some(&id) = self.object_claims.get(&(Side::Manifest, obj)) else {
+                continue;
+            };
+            let c = &self.claims[id.idx()];
+            let stale = holder.key == c.key && !holder.uid.is_empty() && holder.uid != c.uid;
+            if stale && !c.bind_completed {
+                if let Some(vol) = c.volume_name.clone() {
+                    let e = super::events::volume_taken(&vol).on_the_way();
+                    super::push_once(&mut self.claims[id.idx()].events, e);
+                }
+            }
+        }
         self.create_template_claims(Side::Manifest, ix, refused);
         self.add_consumers(Side::Manifest, ix);
         self.decide_missing_classes();
@@ -385,6 +432,16 @@ impl World {
                 provisioned_by: pv.provisioned_by.as_ref().map(|p| p.value.clone()),
                 migrated_to: migrated_to.map(Str::from),
                 bound_by_controller: pv.bound_by_controller,
+                applied: match side {
+                    // What this apply writes.
+                    Side::Manifest => Applied {
+                        bind_completed: false,
+                        bound_by_controller: pv.bound_by_controller,
+                        claim_ref: pv.claim_ref.is_some(),
+                        claim_ref_uid: pv.claim_ref.as_ref().is_some_and(|c| c.uid.is_some()),
+                    },
+                    Side::Cluster => last_applied(ix, pv.obj),
+                },
                 finalizers: {
                     // The insert above made room for four.
                     finalizers.shrink_to_fit();
@@ -406,16 +463,35 @@ impl World {
                 skipped_by_reserved_claim: None,
                 exists: true,
             };
-            let id = self.upsert_volume(v);
+            let id = self.upsert_volume(v, side == Side::Manifest);
             self.object_volumes.insert((side, pv.obj), id);
         }
     }
 
     /// Creates a volume, or updates the live one of the same name (which keeps its UID and phase).
-    fn upsert_volume(&mut self, v: Volume) -> VolumeId {
+    /// `applied`: by `kubectl apply`, whose three-way merge keeps the claimRef and annotation the
+    /// controller wrote unless the last apply wrote them and this file drops them.
+    fn upsert_volume(&mut self, mut v: Volume, applied: bool) -> VolumeId {
         match self.volume_named(&v.name) {
             Some(id) => {
                 let existing = &mut self.volumes[id.idx()];
+                if applied {
+                    let last = existing.applied;
+                    v.claim_ref = match v.claim_ref.take() {
+                        Some(mut new) => {
+                            if new.uid.is_empty() && !last.claim_ref_uid {
+                                if let Some(old) = existing.claim_ref.as_ref().filter(|o| o.key == new.key) {
+                                    new.uid = old.uid.clone();
+                                }
+                            }
+                            Some(new)
+                        }
+                        None if last.claim_ref => None,
+                        None => existing.claim_ref.clone(),
+                    };
+                    v.bound_by_controller |=
+                        existing.bound_by_controller && !last.bound_by_controller;
+                }
                 let (uid, phase) = (existing.uid.clone(), existing.phase);
                 *existing = v;
                 existing.uid = uid;
@@ -462,6 +538,14 @@ impl World {
             },
             volume_name: c.volume_name.as_ref().map(|v| v.value.clone()),
             bind_completed: c.bind_completed.is_some(),
+            // The cluster's objects: see `apply_claims`.
+            applied: match (side, &origin) {
+                (Side::Manifest, Origin::Object { .. }) => Applied {
+                    bind_completed: c.bind_completed.is_some(),
+                    ..Applied::default()
+                },
+                _ => Applied::default(),
+            },
             selected_node: c.selected_node,
             data_source: c
                 .data_source
@@ -484,7 +568,10 @@ impl World {
             if ix.is_rejected(c.obj) || refused.contains(&c.obj) {
                 continue;
             }
-            let claim = self.new_claim(side, c, Origin::Object { side, obj: c.obj });
+            let mut claim = self.new_claim(side, c, Origin::Object { side, obj: c.obj });
+            if side == Side::Cluster {
+                claim.applied = last_applied(ix, c.obj);
+            }
             let id = self.create_or_update_claim(claim, side == Side::Cluster);
             self.object_claims.insert((side, c.obj), id);
         }
@@ -527,7 +614,19 @@ impl World {
             if claim.volume_name.is_none() {
                 claim.volume_name = existing.volume_name.clone();
             }
-            claim.bind_completed |= existing.bind_completed;
+            // kubectl apply's three-way merge: the controller's annotation stays unless the last
+            // apply wrote it and this file drops it (seed 000's repair, oracle case 31). A
+            // claim a StatefulSet reuses is not written at all.
+            claim.bind_completed = match claim.origin {
+                Origin::Object { side: Side::Manifest, .. } if !live => {
+                    claim.bind_completed
+                        || (existing.bind_completed && !existing.applied.bind_completed)
+                }
+                _ => claim.bind_completed || existing.bind_completed,
+            };
+            if !matches!(claim.origin, Origin::Object { side: Side::Manifest, .. }) {
+                claim.applied = existing.applied;
+            }
             if claim.class.is_none() {
                 claim.class = existing.class.clone();
                 claim.class_source = existing.class_source.clone();

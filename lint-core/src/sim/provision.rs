@@ -257,6 +257,7 @@ impl World {
                 .and_then(|p| migrated_driver(p, version))
                 .map(Str::from),
             bound_by_controller: true,
+            applied: Applied::default(),
             finalizers,
             deleting: false,
             backing,

@@ -410,6 +410,21 @@ pub struct TemplateOf {
     pub ordinal: i64,
 }
 
+/// Of the fields the PV controller writes too, those the last `kubectl apply` of the object
+/// wrote (its `last-applied-configuration`): the next client-side apply's three-way merge
+/// removes the ones its file no longer has, and keeps those only the controller wrote.
+/// Nothing recorded (created by a controller, Helm, server-side apply): nothing removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// Claims: the `pv.kubernetes.io/bind-completed` annotation.
+    pub bind_completed: bool,
+    /// The `pv.kubernetes.io/bound-by-controller` annotation.
+    pub bound_by_controller: bool,
+    /// Volumes: spec.claimRef, and its uid.
+    pub claim_ref: bool,
+    pub claim_ref_uid: bool,
+}
+
 /// A simulated PersistentVolumeClaim.
 #[derive(Debug, Clone)]
 pub struct Claim {
@@ -424,6 +439,8 @@ pub struct Claim {
     pub class_source: ClassSource,
     pub volume_name: Option<Str>,
     pub bind_completed: bool,
+    /// See [`Applied`].
+    pub applied: Applied,
     /// volume.kubernetes.io/selected-node is set: delayed binding provisions at once.
     pub selected_node: bool,
     /// What provisioning makes the volume from: (kind, name) of spec.dataSource(Ref). Boxed:
@@ -529,6 +546,8 @@ pub struct Volume {
     /// pv.kubernetes.io/migrated-to: reclaim is left to the CSI driver.
     pub migrated_to: Option<Str>,
     pub bound_by_controller: bool,
+    /// See [`Applied`].
+    pub applied: Applied,
     pub finalizers: Vec<Str>,
     /// `kubectl delete` was called: the object stays while a finalizer holds it.
     pub deleting: bool,
