@@ -13,6 +13,9 @@ macro_rules! loud {
 
 mod replay;
 
+#[path = "common/policy.rs"]
+mod policy;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -1109,4 +1112,161 @@ fn the_real_404_status_reads_as_kubectl_printed_it() {
     let first = recorded.lines().next().unwrap();
     assert_eq!(String::from_utf8_lossy(&o.stderr).trim(), first, "{o:?}");
     assert_eq!(o.status.code(), Some(1));
+}
+
+/// One live object and one change, one verdict on every host: `pvlint lint --cluster-state`,
+/// `pvlint lint --against-cluster` (the replay server serving the same objects) and the
+/// Kubewarden policy judging the UPDATE AdmissionReview (`pvlint admission-test`, the real
+/// .wasm) give the same findings. The fixtures: an UPDATE of a StatefulSet's claim templates
+/// (update-rejected: the API server refuses it, before any webhook in a real cluster) and one
+/// setting `whenScaled: Delete` (accepted; retention-deletes-data, a warning).
+#[test]
+fn one_update_gets_one_verdict_on_every_host() {
+    for (fixture, rule, severity) in [
+        (
+            "update-statefulset-templates-refused",
+            "update-rejected",
+            "error",
+        ),
+        (
+            "update-statefulset-retention-delete",
+            "retention-deletes-data",
+            "warning",
+        ),
+    ] {
+        let dir = policy::repo()
+            .join("wasm/kubewarden/tests/fixtures")
+            .join(fixture);
+        let review: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("request.json")).unwrap())
+                .unwrap();
+        let request = &review["request"];
+        let cluster = pvlint_core::api::documents_json(
+            &std::fs::read_to_string(dir.join("cluster.yaml")).unwrap(),
+        )
+        .unwrap()
+        .remove(0);
+        let mut objects = cluster["items"].as_array().unwrap().clone();
+        objects.push(request["oldObject"].clone());
+        // The file the user applied: what kubectl recorded of it in the new object.
+        let file = request["object"]["metadata"]["annotations"]
+            ["kubectl.kubernetes.io/last-applied-configuration"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let (_server, tmp, kc) = setup("one-verdict", Scenario::new(objects.clone()));
+        let manifest = tmp.path("web.json");
+        std::fs::write(&manifest, &file).unwrap();
+        let state = tmp.path("cluster-state.json");
+        std::fs::write(
+            &state,
+            serde_json::json!({"apiVersion": "v1", "kind": "List", "items": objects}).to_string(),
+        )
+        .unwrap();
+        let verdict = |o: &Output| -> Vec<(String, String, String)> {
+            let mut v: Vec<(String, String, String)> = report(o)
+                .findings
+                .iter()
+                .filter(|f| f.severity != Severity::Info)
+                .map(|f| {
+                    (
+                        f.rule.to_string(),
+                        format!("{:?}", f.severity).to_lowercase(),
+                        f.message.to_string(),
+                    )
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        let offline = pvlint(
+            &tmp.0,
+            &[
+                "lint",
+                "--format",
+                "json",
+                "--cluster-state",
+                state.to_str().unwrap(),
+                manifest.to_str().unwrap(),
+            ],
+        );
+        let live = pvlint(
+            &tmp.0,
+            &[
+                "lint",
+                "--format",
+                "json",
+                "--against-cluster",
+                "--kubeconfig",
+                kc.to_str().unwrap(),
+                manifest.to_str().unwrap(),
+            ],
+        );
+        let offline_v = verdict(&offline);
+        assert!(
+            offline_v.iter().any(|(r, s, _)| r == rule && s == severity),
+            "{fixture}: --cluster-state gives {offline_v:#?}"
+        );
+        assert_eq!(
+            verdict(&live),
+            offline_v,
+            "{fixture}: --against-cluster vs --cluster-state"
+        );
+        assert_eq!(live.status.code(), offline.status.code(), "{fixture}");
+        // The policy: rejected for the errors, warned for the warnings, with the same headlines.
+        let out = Command::new(env!("CARGO_BIN_EXE_pvlint"))
+            .arg("admission-test")
+            .arg("--policy")
+            .arg(policy::module_file())
+            .arg("--request")
+            .arg(dir.join("request.json"))
+            .arg("--cluster-state")
+            .arg(dir.join("cluster.yaml"))
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        let resp: Value = serde_json::from_slice::<Value>(&out.stdout).unwrap()["response"].clone();
+        let annotation = |key: &str| -> Vec<String> {
+            let mut v: Vec<String> = resp["auditAnnotations"][key]
+                .as_str()
+                .unwrap_or("")
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect();
+            v.sort();
+            v
+        };
+        let of = |sev: &str| -> Vec<String> {
+            let mut v: Vec<String> = offline_v
+                .iter()
+                .filter(|(_, s, _)| s == sev)
+                .map(|(r, _, _)| r.clone())
+                .collect();
+            v.dedup();
+            v
+        };
+        assert_eq!(
+            annotation("pvlint-rejected"),
+            of("error"),
+            "{fixture}: policy rejects"
+        );
+        assert_eq!(
+            annotation("pvlint-warned"),
+            of("warning"),
+            "{fixture}: policy warns"
+        );
+        assert_eq!(resp["allowed"], of("error").is_empty(), "{fixture}");
+        let said = format!(
+            "{} {}",
+            resp["status"]["message"].as_str().unwrap_or(""),
+            resp["warnings"]
+        );
+        for (r, _, headline) in &offline_v {
+            assert!(
+                said.contains(headline.as_str()),
+                "{fixture}: the policy does not say {r}: {headline}\n{said}"
+            );
+        }
+    }
 }

@@ -555,6 +555,29 @@ mod tests {
                     name: "api".into(),
                 },
             ),
+            (
+                "delete sts/app/web",
+                Operation::DeleteStatefulSet {
+                    namespace: "app".into(),
+                    name: "web".into(),
+                },
+            ),
+            (
+                "scale sts/app/web 3",
+                Operation::ScaleStatefulSet {
+                    namespace: "app".into(),
+                    name: "web".into(),
+                    replicas: 3,
+                },
+            ),
+            (
+                "scale statefulset/web --replicas=0",
+                Operation::ScaleStatefulSet {
+                    namespace: "default".into(),
+                    name: "web".into(),
+                    replicas: 0,
+                },
+            ),
         ] {
             assert_eq!(text.parse::<Operation>().unwrap(), op);
         }
@@ -568,9 +591,16 @@ mod tests {
             "remove-claimref pvc/x",
             "drop pv/x",
             "delete pv/",
+            "scale sts/app/web",
+            "scale deployment/app/web 2",
+            "delete sts/",
         ] {
             let e = bad.parse::<Operation>().unwrap_err();
             assert!(e.contains("delete pv/NAME"), "{e}");
+        }
+        for bad in ["scale sts/app/web many", "scale sts/app/web 3000000000"] {
+            let e = bad.parse::<Operation>().unwrap_err();
+            assert!(e.contains("replicas must be a whole number"), "{e}");
         }
     }
 

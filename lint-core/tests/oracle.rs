@@ -84,7 +84,8 @@ fn load(name: &str) -> Case {
                 let (kind, path) = target.split_once('/').unwrap();
                 let (namespace, object) = path.split_once('/').unwrap();
                 assert!(
-                    kind == "statefulset" && patch == serde_json::json!({"spec": {"replicas": replicas}}),
+                    kind == "statefulset"
+                        && patch == serde_json::json!({"spec": {"replicas": replicas}}),
                     "{name}: only a StatefulSet's replicas are patched: {line}"
                 );
                 steps.push(Step::Scale {
@@ -791,8 +792,7 @@ fn the_migrated_export_applied_over_the_broken_state_binds() {
         let report: Value =
             serde_json::from_str(&pvlint_core::render::json(&api::lint(&req))).unwrap();
         let sim = api::simulate(&req).unwrap();
-        let sim: Value =
-            serde_json::from_str(&pvlint_core::render::simulation_json(&sim)).unwrap();
+        let sim: Value = serde_json::from_str(&pvlint_core::render::simulation_json(&sim)).unwrap();
         let lost: Vec<String> = report["findings"]
             .as_array()
             .unwrap()
@@ -812,6 +812,9 @@ fn the_migrated_export_applied_over_the_broken_state_binds() {
     assert!(lost.is_empty(), "{lost:?}");
     assert_eq!(phases, ["Bound"]);
     let (lost, phases) = run("exported.yaml");
-    assert!(!lost.is_empty(), "the raw export again: no error says the claim stays Lost");
+    assert!(
+        !lost.is_empty(),
+        "the raw export again: no error says the claim stays Lost"
+    );
     assert_eq!(phases, ["Lost"]);
 }

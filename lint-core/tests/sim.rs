@@ -581,3 +581,94 @@ fn retain_volume_loses_the_in_tree_finalizer() {
     assert!(out.gone);
     assert_eq!(out.storage.fate, "kept");
 }
+
+/// RetroactiveDefaultStorageClass (GA in 1.28): a default class created later is written into
+/// claims created without a class (pv_controller.go `assignDefaultStorageClass` in
+/// syncUnboundClaim), never into claims with `storageClassName: ""`
+/// (pv_controller_test.go TestRetroactiveStorageClassAssignment: "no-sc-class" keeps "").
+#[test]
+fn a_default_class_created_later_is_given_to_claims_without_one() {
+    let claims = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: unset, namespace: app}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: empty, namespace: app}\nspec:\n  storageClassName: \"\"\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n";
+    let default = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: standard\n  annotations: {storageclass.kubernetes.io/is-default-class: \"true\"}\nprovisioner: ebs.csi.aws.com\n";
+    let s = sim(
+        claims,
+        Options {
+            complete: true,
+            ..Options::default()
+        },
+        vec![apply(default)],
+    );
+    let before = &s.steps[0].claims;
+    assert_eq!(claim(before, "unset").class, None);
+    assert_eq!(claim(before, "unset").phase, ClaimPhase::Pending);
+    let after = &s.steps[1].claims;
+    let unset = claim(after, "unset");
+    assert_eq!(unset.class.as_deref(), Some("standard"));
+    assert_eq!(unset.class_source, "retroactive");
+    assert_eq!(unset.phase, ClaimPhase::Bound);
+    let empty = claim(after, "empty");
+    assert_eq!(empty.class.as_deref(), Some(""));
+    assert_eq!(empty.phase, ClaimPhase::Pending);
+}
+
+/// `scale sts` and `delete sts` follow persistentVolumeClaimRetentionPolicy (oracle cases
+/// 08–11 hold the recorded outcomes): whenScaled Retain keeps the claims of a scale-down
+/// Bound; a scale-up reuses them; whenDeleted Delete deletes every claim with the set.
+#[test]
+fn statefulset_scale_and_delete_follow_the_retention_policy() {
+    let m = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: fast}\nprovisioner: ebs.csi.aws.com\nreclaimPolicy: Retain\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web, namespace: app}\nspec:\n  serviceName: web\n  replicas: 3\n  podManagementPolicy: Parallel\n  persistentVolumeClaimRetentionPolicy: {whenScaled: Retain, whenDeleted: Delete}\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx}]\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: fast\n      resources: {requests: {storage: 1Gi}}\n";
+    let s = sim(
+        m,
+        Options {
+            complete: true,
+            ..Options::default()
+        },
+        vec![
+            op("scale sts/app/web 1"),
+            op("scale sts/app/web --replicas=4"),
+            op("delete statefulset/app/web"),
+        ],
+    );
+    let names = |claims: &[ClaimOutcome]| {
+        let mut v: Vec<String> = claims
+            .iter()
+            .map(|c| format!("{} {:?}", c.name, c.phase))
+            .collect();
+        v.sort();
+        v
+    };
+    let bound = |n: usize| {
+        (0..n)
+            .map(|i| format!("data-web-{i} Bound"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&s.steps[1].claims), bound(3), "Retain keeps them");
+    let step2 = &s.steps[2].claims;
+    assert_eq!(
+        names(step2),
+        bound(4),
+        "a scale-up reuses the retained claims"
+    );
+    // The retained claims kept their volumes: only data-web-3's is new.
+    assert_eq!(s.steps[2].volumes.len(), 4);
+    assert!(s.steps[3].claims.is_empty(), "whenDeleted: Delete");
+    let released: Vec<_> = s.steps[3]
+        .volumes
+        .iter()
+        .map(|v| (v.phase, v.storage.fate.clone()))
+        .collect();
+    assert_eq!(
+        released,
+        vec![(VolumePhase::Released, "kept".to_string()); 4]
+    );
+    // Unknown StatefulSets are errors that name what is missing.
+    let e = api::simulate(&Request {
+        sources: vec![Source::new("m.yaml", m)],
+        operations: vec![op("scale sts/app/nope 1")],
+        ..Request::default()
+    })
+    .unwrap_err();
+    assert!(e.contains("there is no StatefulSet app/nope"), "{e}");
+    assert!("scale sts/app/web -1".parse::<Operation>().is_err());
+    assert!("scale pvc/app/web 1".parse::<Operation>().is_err());
+}

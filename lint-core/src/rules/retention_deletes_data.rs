@@ -38,8 +38,11 @@ pub const RULE: Rule = Rule {
 
 /// Why a claim's data goes with it; None when it stays.
 enum Fate {
-    /// Certain from the input (or the cluster state): the volume, or the class, says Delete.
+    /// Certain from the input (or the cluster state): the class says Delete.
     Deleted(String),
+    /// The claims are bound to these volumes (not provisioned in the simulation), whose
+    /// reclaimPolicy is Delete.
+    Volumes(Vec<Str>),
     /// The class is not known: its reclaim policy is assumed to be Delete.
     Assumed { class: String, assumption: Str },
 }
@@ -61,11 +64,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         for &id in claims {
             let c = ctx.sim.claim(id);
             let Some(t) = &c.template_of else { continue };
-            if fates.iter().any(|(name, _)| *name == t.template) {
-                continue;
-            }
-            if let Some(f) = fate(ctx, id) {
-                fates.push((t.template.clone(), f));
+            let known = fates.iter_mut().find(|(name, _)| *name == t.template);
+            match (known, fate(ctx, id)) {
+                (Some((_, Fate::Volumes(all))), Some(Fate::Volumes(more))) => all.extend(more),
+                (Some(_), _) | (None, None) => {}
+                (None, Some(f)) => fates.push((t.template.clone(), f)),
             }
         }
         if fates.is_empty() {
@@ -74,10 +77,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         // Written next to an explicit `whenScaled: Retain`, `whenDeleted: Delete` is a choice
         // the author made between the two cases (the Kubernetes docs' pattern: the data lives
         // as long as the application): deliberate, not reported.
-        let deliberate = matches!(
-            w.retention.when_scaled,
-            (ClaimRetention::Retain, Some(_))
-        );
+        let deliberate = matches!(w.retention.when_scaled, (ClaimRetention::Retain, Some(_)));
         for ((policy, field), trigger) in triggers {
             let (ClaimRetention::Delete, Some(field)) = (policy, field) else {
                 continue;
@@ -106,10 +106,7 @@ fn fate(ctx: &Context<'_>, id: ClaimId) -> Option<Fate> {
             return None;
         }
         if !matches!(v.origin, Origin::Provisioned { .. }) {
-            return Some(Fate::Deleted(format!(
-                "PersistentVolume {} has reclaimPolicy Delete",
-                v.name
-            )));
+            return Some(Fate::Volumes(vec![v.name.clone()]));
         }
     }
     // Provisioned, or to be: the class decides the reclaim policy of what it provisions.
@@ -136,7 +133,9 @@ fn class_assumed(name: &str) -> Fate {
         format!("StorageClass {name}")
     };
     Fate::Assumed {
-        assumption: Assumption::ClassReclaimsDelete(Str::from(&class)).describe().into_str(),
+        assumption: Assumption::ClassReclaimsDelete(Str::from(&class))
+            .describe()
+            .into_str(),
         class,
     }
 }
@@ -158,7 +157,18 @@ fn report(
         .iter()
         .map(|(_, f)| match f {
             Fate::Deleted(why) => why.clone(),
-            Fate::Assumed { class, .. } => format!("{class} provisions volumes with reclaimPolicy Delete"),
+            Fate::Volumes(names) => match names.as_slice() {
+                [one] => format!("PersistentVolume {one} has reclaimPolicy Delete"),
+                [a, b] => format!("PersistentVolumes {a} and {b} have reclaimPolicy Delete"),
+                [a, b, rest @ ..] => format!(
+                    "PersistentVolumes {a}, {b} and {} more have reclaimPolicy Delete",
+                    rest.len()
+                ),
+                [] => String::new(),
+            },
+            Fate::Assumed { class, .. } => {
+                format!("{class} provisions volumes with reclaimPolicy Delete")
+            }
         })
         .collect::<Vec<_>>();
     let mut why_unique: Vec<String> = Vec::new();
@@ -171,7 +181,7 @@ fn report(
         .iter()
         .filter_map(|(_, f)| match f {
             Fate::Assumed { assumption, .. } => Some(assumption.clone()),
-            Fate::Deleted(_) => None,
+            Fate::Deleted(_) | Fate::Volumes(_) => None,
         })
         .fold(Vec::new(), |mut all, a| {
             if !all.contains(&a) {

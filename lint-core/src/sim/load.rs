@@ -75,7 +75,9 @@ fn last_applied(ix: &Index, obj: ObjId) -> Applied {
         bind_completed: ann.get(kube::ANN_BIND_COMPLETED).is_some(),
         bound_by_controller: ann.get(kube::ANN_BOUND_BY_CONTROLLER).is_some(),
         claim_ref: v["spec"].get("claimRef").is_some_and(|c| !c.is_null()),
-        claim_ref_uid: v["spec"]["claimRef"].get("uid").is_some_and(|u| !u.is_null()),
+        claim_ref_uid: v["spec"]["claimRef"]
+            .get("uid")
+            .is_some_and(|u| !u.is_null()),
     }
 }
 
@@ -171,7 +173,9 @@ impl World {
         // is synced once against the volume as it was (its old claimRef).
         let mut seen_first = Vec::new();
         for c in ix.pvcs.iter().filter(|c| !refused.contains(&c.obj)) {
-            let Some(vol) = c.volume_name.as_ref() else { continue };
+            let Some(vol) = c.volume_name.as_ref() else {
+                continue;
+            };
             let later = ix.pvs.iter().any(|p| p.name == vol.value && p.obj > c.obj);
             let Some(v) = self.volume_named(&vol.value).filter(|_| later) else {
                 continue;
@@ -480,7 +484,9 @@ impl World {
                     v.claim_ref = match v.claim_ref.take() {
                         Some(mut new) => {
                             if new.uid.is_empty() && !last.claim_ref_uid {
-                                if let Some(old) = existing.claim_ref.as_ref().filter(|o| o.key == new.key) {
+                                if let Some(old) =
+                                    existing.claim_ref.as_ref().filter(|o| o.key == new.key)
+                                {
                                     new.uid = old.uid.clone();
                                 }
                             }
@@ -618,13 +624,22 @@ impl World {
             // apply wrote it and this file drops it (seed 000's repair, oracle case 31). A
             // claim a StatefulSet reuses is not written at all.
             claim.bind_completed = match claim.origin {
-                Origin::Object { side: Side::Manifest, .. } if !live => {
+                Origin::Object {
+                    side: Side::Manifest,
+                    ..
+                } if !live => {
                     claim.bind_completed
                         || (existing.bind_completed && !existing.applied.bind_completed)
                 }
                 _ => claim.bind_completed || existing.bind_completed,
             };
-            if !matches!(claim.origin, Origin::Object { side: Side::Manifest, .. }) {
+            if !matches!(
+                claim.origin,
+                Origin::Object {
+                    side: Side::Manifest,
+                    ..
+                }
+            ) {
                 claim.applied = existing.applied;
             }
             if claim.class.is_none() {

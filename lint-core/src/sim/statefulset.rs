@@ -187,14 +187,15 @@ impl World {
     /// created yet (an OrderedReady ordinal still waiting) never will be.
     fn release_ordinals(&mut self, idx: usize, from: i64, to: i64, delete: bool) {
         let set = &self.statefulsets[idx];
-        let (namespace, name, owners) = (set.namespace.clone(), set.name.clone(), set.owners.clone());
+        let (namespace, name, owners) =
+            (set.namespace.clone(), set.name.clone(), set.owners.clone());
         for i in 0..self.claims.len() {
             let c = &self.claims[i];
             let ours = c.exists
                 && c.key.namespace == namespace
-                && c.template_of.as_ref().is_some_and(|t| {
-                    t.statefulset == name && (from..to).contains(&t.ordinal)
-                });
+                && c.template_of
+                    .as_ref()
+                    .is_some_and(|t| t.statefulset == name && (from..to).contains(&t.ordinal));
             if !ours {
                 continue;
             }
@@ -206,7 +207,8 @@ impl World {
             if c.unborn {
                 c.exists = false;
                 let key = super::claim_key(&self.claims)(ClaimId(i as u32));
-                self.claim_by_key.remove(key, super::claim_key(&self.claims));
+                self.claim_by_key
+                    .remove(key, super::claim_key(&self.claims));
             } else if delete {
                 c.deleting = true;
             }
