@@ -128,6 +128,7 @@ pub static ALSO_ON_CLUSTER: &[&str] = &[
     "invalid-suppression",
     "multiple-default-storage-classes",
     "recycle-policy-deprecated",
+    "retention-deletes-data",
     "rwo-rolling-surge",
     "rwo-shared-by-replicas",
 ];

@@ -58,7 +58,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             (w.retention.when_scaled.clone(), Trigger::Scaled),
             (w.retention.when_deleted.clone(), Trigger::Deleted),
         ];
-        let claims = ctx.sim.claims_of_statefulset(Side::Manifest, w.obj);
+        let claims = ctx.sim.claims_of_statefulset(ctx.side, w.obj);
         // One claim per template tells the template's fate (its class, or its volume).
         let mut fates: Vec<(Str, Fate)> = Vec::new();
         for &id in claims {
