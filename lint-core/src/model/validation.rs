@@ -629,7 +629,13 @@ pub(crate) fn workload(obj: &Object, kind: super::WorkloadKind, r: &mut Reader<'
             }
         }
     }
-    // Pod volumes: claimName required, names unique (ValidateVolumes).
+    // Pod volumes: claimName required, names unique (ValidateVolumes). Not for a StatefulSet:
+    // ValidatePodTemplateSpecForStatefulSet leaves its PodSpec unvalidated ("TODO: Add
+    // validation for PodSpec, currently this will check volumes, which we know will fail"),
+    // and the controller replaces a volume named like a claim template with that claim.
+    if kind == K::StatefulSet {
+        return;
+    }
     let vol_path = format!("{}.volumes", kind.pod_spec_path());
     let mut names = std::collections::HashSet::new();
     for (i, v) in root

@@ -476,10 +476,29 @@ pub(crate) fn read_workload(
         None
     };
     let vol_path = format!("{}.volumes", kind.pod_spec_path());
+    // stateful_set_utils.go updateStorage: a pod volume named like a claim template is
+    // replaced by the ordinal's claim.
+    let template_names: Vec<String> = if kind == WorkloadKind::StatefulSet {
+        obj.root()
+            .at("spec.volumeClaimTemplates")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|t| t.get("metadata")?.get("name")?.as_str().map(String::from))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut claims = Vec::new();
     if let Some(vols) = r.seq(&vol_path) {
         for (i, v) in vols.iter().enumerate() {
             let base = format!("{vol_path}[{i}]");
+            if v.get("name")
+                .and_then(Node::as_str)
+                .is_some_and(|n| template_names.iter().any(|t| t == n))
+            {
+                continue;
+            }
             let Some(pvc) = v.get("persistentVolumeClaim").filter(|n| !n.is_null()) else {
                 continue;
             };
