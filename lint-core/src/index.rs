@@ -1033,7 +1033,7 @@ impl Index {
                     }
                     model::validation::workload(obj, kind, &mut r);
                     self.workloads
-                        .push(model::read_workload(obj, id, kind, &mut r));
+                        .push(model::read_workload(obj, id, kind, &mut r, self.version));
                 }
                 KindClass::Other => {}
             }

@@ -672,3 +672,37 @@ fn statefulset_scale_and_delete_follow_the_retention_policy() {
     assert!("scale sts/app/web -1".parse::<Operation>().is_err());
     assert!("scale pvc/app/web 1".parse::<Operation>().is_err());
 }
+
+/// Before 1.27 the StatefulSetAutoDeletePVC gate is off by default (alpha in 1.23, beta and on
+/// in 1.27): the API server drops `persistentVolumeClaimRetentionPolicy`
+/// (dropStatefulSetDisabledFields) and the controller keeps every claim. A policy that deletes
+/// data on 1.34 does nothing on 1.26, and an invalid value is not rejected there.
+#[test]
+fn claim_retention_needs_the_feature_gate() {
+    let m = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web, namespace: app}\nspec:\n  serviceName: web\n  replicas: 2\n  persistentVolumeClaimRetentionPolicy: {whenScaled: Delete}\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx}]\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec:\n      accessModes: [ReadWriteOnce]\n      resources: {requests: {storage: 1Gi}}\n";
+    let invalid = m.replace("whenScaled: Delete", "whenScaled: Nope");
+    let rules_of = |m: &str, version: &str| {
+        let report = api::lint(&Request {
+            sources: vec![Source::new("m.yaml", m)],
+            options: Options {
+                kube_version: version.parse().unwrap(),
+                ..Options::default()
+            },
+            ..Request::default()
+        });
+        let mut v: Vec<String> = report
+            .findings
+            .iter()
+            .map(|f| f.rule.to_string())
+            .filter(|r| r == "retention-deletes-data" || r == "invalid-field-value")
+            .collect();
+        v.sort();
+        v
+    };
+    for v in ["1.34", "1.27"] {
+        assert_eq!(rules_of(m, v), ["retention-deletes-data"], "{v}");
+        assert_eq!(rules_of(&invalid, v), ["invalid-field-value"], "{v}");
+    }
+    assert!(rules_of(m, "1.26").is_empty());
+    assert!(rules_of(&invalid, "1.26").is_empty());
+}

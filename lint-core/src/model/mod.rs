@@ -270,6 +270,40 @@ impl<'a> Reader<'a> {
         Reader { obj, id, diags }
     }
 
+    /// A string field of a fixed set of values whose default the API server fills in when it
+    /// is unset or "" (SetDefaults_*: `if len(x) == 0`), then validates (`field.NotSupported`).
+    /// `choices[0]` is the default. Returns the value and the field that wrote it (None when
+    /// defaulted, or invalid: the object is rejected).
+    pub fn defaulted_enum<T: Copy>(
+        &mut self,
+        path: &str,
+        choices: &[(&str, T)],
+        help: &str,
+    ) -> (T, Option<Field>) {
+        let default = choices[0].1;
+        let Some(v) = self.string(path).filter(|v| !v.value.is_empty()) else {
+            return (default, None);
+        };
+        if let Some((_, t)) = choices.iter().find(|(name, _)| *name == v.value.as_str()) {
+            return (*t, Some(v.field));
+        }
+        let supported = choices
+            .iter()
+            .map(|(name, _)| format!("\"{name}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.invalid(
+            v.field,
+            Severity::Error,
+            format!(
+                "{path}: Unsupported value: \"{}\": supported values: {supported}; the API server rejects this object",
+                v.value
+            ),
+            help.to_string(),
+        );
+        (default, None)
+    }
+
     pub fn invalid(&mut self, field: Field, severity: Severity, message: String, help: String) {
         self.diags.push(Diag {
             kind: DiagKind::InvalidValue,

@@ -597,27 +597,14 @@ fn volume(live: &Value, merged: &Value, out: &mut Vec<Refusal>) {
             missing_class: None,
         });
     }
-    let (om, nm) = (&live["spec"]["volumeMode"], &merged["spec"]["volumeMode"]);
-    // `same` takes an absent volumeMode for its default, Filesystem.
-    if !same(om, nm, "volumeMode") {
-        let shown = if nm.is_null() {
-            Value::from("Filesystem")
-        } else {
-            nm.clone()
-        };
-        out.push(Refusal {
-            field: "volumeMode".into(),
-            cause: format!(
-                "volumeMode: Invalid value: {}: field is immutable",
-                invalid_value(&shown)
-            ),
-            live: show(om),
-            new: show(nm),
-            fix: VOLUME_FIX,
-            at: "spec.volumeMode".into(),
-            missing_class: None,
-        });
-    }
+    immutable_enum(
+        out,
+        "volumeMode",
+        "spec.volumeMode",
+        (&live["spec"]["volumeMode"], &merged["spec"]["volumeMode"]),
+        "Filesystem",
+        VOLUME_FIX,
+    );
     let (oa, na) = (
         &live["spec"]["nodeAffinity"],
         &merged["spec"]["nodeAffinity"],
@@ -652,26 +639,46 @@ fn class(live: &Value, merged: &Value, out: &mut Vec<Refusal>) {
             });
         }
     }
-    let (o, n) = (&live["volumeBindingMode"], &merged["volumeBindingMode"]);
-    if !same(o, n, "volumeBindingMode") {
-        let shown = if n.is_null() {
-            Value::from("Immediate")
-        } else {
-            n.clone()
-        };
-        out.push(Refusal {
-            field: "volumeBindingMode".into(),
-            cause: format!(
-                "volumeBindingMode: Invalid value: {}: field is immutable",
-                invalid_value(&shown)
-            ),
-            live: show(o),
-            new: show(n),
-            fix: CLASS_FIX,
-            at: "volumeBindingMode".into(),
-            missing_class: None,
-        });
+    immutable_enum(
+        out,
+        "volumeBindingMode",
+        "volumeBindingMode",
+        (&live["volumeBindingMode"], &merged["volumeBindingMode"]),
+        "Immediate",
+        CLASS_FIX,
+    );
+}
+
+/// An enum field that may not change once set (`field is immutable`); absent stands for its
+/// default (`same` knows the defaults), which the server shows as the new value.
+fn immutable_enum(
+    out: &mut Vec<Refusal>,
+    key: &'static str,
+    at: &str,
+    (old, new): (&Value, &Value),
+    default: &str,
+    fix: &'static str,
+) {
+    if same(old, new, key) {
+        return;
     }
+    let shown = if new.is_null() {
+        Value::from(default)
+    } else {
+        new.clone()
+    };
+    out.push(Refusal {
+        field: key.into(),
+        cause: format!(
+            "{key}: Invalid value: {}: field is immutable",
+            invalid_value(&shown)
+        ),
+        live: show(old),
+        new: show(new),
+        fix,
+        at: at.into(),
+        missing_class: None,
+    });
 }
 
 #[cfg(test)]

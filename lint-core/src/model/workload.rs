@@ -5,6 +5,7 @@ use crate::finding::Severity;
 use crate::kube::IntOrPercent;
 use crate::node::Str;
 use crate::node::{Node, ScalarKind};
+use crate::options::KubeVersion;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkloadKind {
@@ -150,30 +151,28 @@ const HOSTNAME: &str = "kubernetes.io/hostname";
 
 /// `spec.persistentVolumeClaimRetentionPolicy` after SetDefaults_StatefulSet ("" and unset are
 /// Retain), checked as ValidatePersistentVolumeClaimRetentionPolicyType checks each value.
-fn retention(r: &mut Reader<'_>) -> Retention {
-    let one = |r: &mut Reader<'_>, key: &str| {
-        let path = format!("spec.persistentVolumeClaimRetentionPolicy.{key}");
-        match r.string(&path) {
-            None => (ClaimRetention::Retain, None),
-            Some(p) => match p.value.as_str() {
-                "" => (ClaimRetention::Retain, None),
-                "Retain" => (ClaimRetention::Retain, Some(p.field)),
-                "Delete" => (ClaimRetention::Delete, Some(p.field)),
-                other => {
-                    r.invalid(
-                        p.field.clone(),
-                        Severity::Error,
-                        format!("{path}: Unsupported value: \"{other}\": supported values: \"Retain\", \"Delete\"; the API server rejects this object"),
-                        "use Retain (the default) or Delete".into(),
-                    );
-                    (ClaimRetention::Retain, None)
-                }
-            },
-        }
-    };
+/// Before 1.27 the StatefulSetAutoDeletePVC gate is off by default: the API server drops the
+/// field (dropStatefulSetDisabledFields) and the controller keeps every claim.
+fn retention(r: &mut Reader<'_>, version: KubeVersion) -> Retention {
+    if !version.at_least(27) {
+        return Retention::default();
+    }
+    const CHOICES: &[(&str, ClaimRetention)] = &[
+        ("Retain", ClaimRetention::Retain),
+        ("Delete", ClaimRetention::Delete),
+    ];
+    let help = "use Retain (the default) or Delete";
     Retention {
-        when_deleted: one(r, "whenDeleted"),
-        when_scaled: one(r, "whenScaled"),
+        when_deleted: r.defaulted_enum(
+            "spec.persistentVolumeClaimRetentionPolicy.whenDeleted",
+            CHOICES,
+            help,
+        ),
+        when_scaled: r.defaulted_enum(
+            "spec.persistentVolumeClaimRetentionPolicy.whenScaled",
+            CHOICES,
+            help,
+        ),
     }
 }
 
@@ -438,6 +437,7 @@ pub(crate) fn read_workload(
     id: ObjId,
     kind: WorkloadKind,
     r: &mut Reader<'_>,
+    version: KubeVersion,
 ) -> Workload {
     let fixed = |r: &mut Reader<'_>, path: &str| {
         let v = r.int(path);
@@ -523,53 +523,33 @@ pub(crate) fn read_workload(
                 );
             }
         }
-        let policy = r.string("spec.podManagementPolicy");
-        if let Some(p) = &policy {
-            if p.value != "OrderedReady" && p.value != "Parallel" {
-                r.invalid(
-                    p.field.clone(),
-                    Severity::Error,
-                    format!("spec.podManagementPolicy: Unsupported value: \"{}\": supported values: \"OrderedReady\", \"Parallel\"; the API server rejects this object", p.value),
-                    "use OrderedReady (the default) or Parallel".into(),
-                );
-            }
-        }
-        (
-            start.map_or(0, |s| s.value.max(0)),
-            policy.is_some_and(|p| p.value == "Parallel"),
-        )
+        // SetDefaults_StatefulSet: unset or "" is OrderedReady.
+        let (parallel, _) = r.defaulted_enum(
+            "spec.podManagementPolicy",
+            &[("OrderedReady", false), ("Parallel", true)],
+            "use OrderedReady (the default) or Parallel",
+        );
+        (start.map_or(0, |s| s.value.max(0)), parallel)
     } else {
         (0, false)
     };
     let retention = if kind == WorkloadKind::StatefulSet {
-        retention(r)
+        retention(r, version)
     } else {
         Retention::default()
     };
     let concurrency = (kind == WorkloadKind::CronJob).then(|| {
-        // ValidateCronJobSpec -> validateConcurrencyPolicy.
-        match r.string("spec.concurrencyPolicy") {
-            // SetDefaults_CronJob: unset or "" is Allow before validation runs.
-            None => (Concurrency::Allow, None),
-            Some(p) if p.value.is_empty() => (Concurrency::Allow, None),
-            Some(p) => {
-                let c = match p.value.as_str() {
-                    "Allow" => Concurrency::Allow,
-                    "Forbid" => Concurrency::Forbid,
-                    "Replace" => Concurrency::Replace,
-                    other => {
-                        r.invalid(
-                            p.field.clone(),
-                            Severity::Error,
-                            format!("spec.concurrencyPolicy: Unsupported value: \"{other}\": supported values: \"Allow\", \"Forbid\", \"Replace\"; the API server rejects this object"),
-                            "use Allow (the default), Forbid or Replace".into(),
-                        );
-                        Concurrency::Allow
-                    }
-                };
-                (c, Some(p.field))
-            }
-        }
+        // ValidateCronJobSpec -> validateConcurrencyPolicy; SetDefaults_CronJob: unset or ""
+        // is Allow.
+        r.defaulted_enum(
+            "spec.concurrencyPolicy",
+            &[
+                ("Allow", Concurrency::Allow),
+                ("Forbid", Concurrency::Forbid),
+                ("Replace", Concurrency::Replace),
+            ],
+            "use Allow (the default), Forbid or Replace",
+        )
     });
     let suspended =
         kind == WorkloadKind::CronJob && r.bool("spec.suspend").is_some_and(|b| b.value);

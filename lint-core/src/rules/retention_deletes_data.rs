@@ -1,6 +1,6 @@
 use super::prelude::*;
 use crate::model::{ClaimRetention, WorkloadKind};
-use crate::sim::Origin;
+use crate::sim::{push_once, Origin};
 
 pub const RULE: Rule = Rule {
     id: "retention-deletes-data",
@@ -153,9 +153,10 @@ fn report(
         .map(|(t, _)| format!("{t}-{}-N", w.name))
         .collect::<Vec<_>>()
         .join(", ");
-    let why = fates
-        .iter()
-        .map(|(_, f)| match f {
+    // Texts and assumptions shared by several templates are said once.
+    let (mut why, mut assumptions): (Vec<String>, Vec<Str>) = (Vec::new(), Vec::new());
+    for (_, f) in fates {
+        let text = match f {
             Fate::Deleted(why) => why.clone(),
             Fate::Volumes(names) => match names.as_slice() {
                 [one] => format!("PersistentVolume {one} has reclaimPolicy Delete"),
@@ -164,37 +165,21 @@ fn report(
                     "PersistentVolumes {a}, {b} and {} more have reclaimPolicy Delete",
                     rest.len()
                 ),
-                [] => String::new(),
+                [] => continue,
             },
-            Fate::Assumed { class, .. } => {
+            Fate::Assumed { class, assumption } => {
+                push_once(&mut assumptions, assumption.clone());
                 format!("{class} provisions volumes with reclaimPolicy Delete")
             }
-        })
-        .collect::<Vec<_>>();
-    let mut why_unique: Vec<String> = Vec::new();
-    for y in why {
-        if !why_unique.contains(&y) {
-            why_unique.push(y);
-        }
+        };
+        push_once(&mut why, text);
     }
-    let assumptions: Vec<Str> = fates
-        .iter()
-        .filter_map(|(_, f)| match f {
-            Fate::Assumed { assumption, .. } => Some(assumption.clone()),
-            Fate::Deleted(_) | Fate::Volumes(_) => None,
-        })
-        .fold(Vec::new(), |mut all, a| {
-            if !all.contains(&a) {
-                all.push(a);
-            }
-            all
-        });
     let (headline, summary) = match trigger {
         Trigger::Scaled => (
             format!("StatefulSet {} deletes the data of the pods a scale-down removes (whenScaled: Delete)", w.name),
             format!(
                 "scaling it down (kubectl scale, even to 0 for maintenance; an autoscaler) deletes the claims {names} of the removed ordinals and, as {}, their volumes and data; scaling up again starts those pods on new, empty volumes",
-                why_unique.join(" and ")
+                why.join(" and ")
             ),
         ),
         Trigger::Deleted => (
@@ -202,7 +187,7 @@ fn report(
             format!(
                 "deleting it (kubectl delete statefulset {}, helm uninstall) deletes every claim {names} and, as {}, their volumes and data",
                 w.name,
-                why_unique.join(" and ")
+                why.join(" and ")
             ),
         ),
     };

@@ -172,11 +172,16 @@ impl World {
         // kubectl patches objects in file order: a claim re-bound to a volume later in the file
         // is synced once against the volume as it was (its old claimRef).
         let mut seen_first = Vec::new();
+        // Each volume name's last definition (objects are numbered in file order).
+        let last_definition: std::collections::HashMap<&str, ObjId> =
+            ix.pvs.iter().map(|p| (p.name.as_str(), p.obj)).collect();
         for c in ix.pvcs.iter().filter(|c| !refused.contains(&c.obj)) {
             let Some(vol) = c.volume_name.as_ref() else {
                 continue;
             };
-            let later = ix.pvs.iter().any(|p| p.name == vol.value && p.obj > c.obj);
+            let later = last_definition
+                .get(vol.value.as_str())
+                .is_some_and(|&obj| obj > c.obj);
             let Some(v) = self.volume_named(&vol.value).filter(|_| later) else {
                 continue;
             };

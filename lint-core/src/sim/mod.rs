@@ -77,6 +77,8 @@ pub struct World {
     ordered_ready: std::collections::HashSet<(Side, ObjId)>,
     /// The StatefulSets run, with what scaling and deleting them needs.
     statefulsets: Vec<statefulset::SetRecord>,
+    /// The running ones, by namespace and name.
+    statefulset_by_key: HashMap<(Str, Str), usize>,
     /// Bare Pods of the input, by namespace and name (for `delete pod/...`).
     pods: Vec<(Str, Str, Side, ObjId)>,
     /// Class names the input's static volumes use without a StorageClass: assumed not to
@@ -400,6 +402,7 @@ impl World {
             ordered_ready: Default::default(),
             pods: Vec::new(),
             statefulsets: Vec::new(),
+            statefulset_by_key: HashMap::new(),
             provisioned_texts: HashMap::new(),
             index: find_match::VolumeIndex::default(),
             closest: HashMap::new(),

@@ -31,15 +31,14 @@ pub(crate) struct SetRecord {
     pub when_deleted: ClaimRetention,
     /// Its volumeClaimTemplates (immutable once created).
     pub templates: Vec<Pvc>,
-    pub deleted: bool,
 }
 
 impl World {
     /// The running StatefulSet `namespace/name`.
     fn set_named(&self, namespace: &str, name: &str) -> Option<usize> {
-        self.statefulsets
-            .iter()
-            .position(|s| !s.deleted && s.namespace == namespace && s.name == name)
+        self.statefulset_by_key
+            .get(&(Str::from(namespace), Str::from(name)))
+            .copied()
     }
 
     /// A StatefulSet object of an apply (or the cluster state): records it, scales down what a
@@ -72,9 +71,11 @@ impl World {
                     when_scaled: w.retention.when_scaled(),
                     when_deleted: w.retention.when_deleted(),
                     templates: templates.into_iter().cloned().collect(),
-                    deleted: false,
                 });
-                self.statefulsets.len() - 1
+                let idx = self.statefulsets.len() - 1;
+                self.statefulset_by_key
+                    .insert((Str::from(&w.namespace), w.name.clone()), idx);
+                idx
             }
         };
         self.scale_set(idx, replicas, (side, w.obj));
@@ -107,12 +108,14 @@ impl World {
             self.podless.insert(owner);
         }
         self.release_ordinals(idx, i64::MIN, i64::MAX, delete);
-        self.statefulsets[idx].deleted = true;
+        self.statefulset_by_key
+            .remove(&(Str::from(namespace), Str::from(name)));
         Ok(())
     }
 
     /// Runs `replicas` ordinals: a scale-down releases (and with `whenScaled: Delete` deletes)
-    /// the claims of the ordinals it removes; every ordinal run has its claims.
+    /// the claims of the ordinals it removes; every ordinal run has its claims. An owner that
+    /// already runs the set only adds the ordinals of a scale-up.
     fn scale_set(&mut self, idx: usize, replicas: i64, owner: (Side, ObjId)) {
         let set = &self.statefulsets[idx];
         let (start, old) = (set.start, set.replicas);
@@ -120,14 +123,19 @@ impl World {
             let delete = set.when_scaled == ClaimRetention::Delete;
             self.release_ordinals(idx, start + replicas, i64::MAX, delete);
         }
+        let first = if self.template_claims.contains_key(&owner) {
+            start.saturating_add(old.min(replicas))
+        } else {
+            start
+        };
         self.statefulsets[idx].replicas = replicas;
-        let (side, obj) = owner;
-        let templates = self.statefulsets[idx].templates.clone();
-        for ordinal in start..start.saturating_add(replicas) {
+        let templates = std::mem::take(&mut self.statefulsets[idx].templates);
+        for ordinal in first..start.saturating_add(replicas) {
             for (ti, t) in templates.iter().enumerate() {
-                self.ordinal_claim(idx, side, obj, t, ti, ordinal);
+                self.ordinal_claim(idx, owner, t, ti, ordinal);
             }
         }
+        self.statefulsets[idx].templates = templates;
     }
 
     /// The claim of template `t` for `ordinal`, created with the pod, or the existing claim of
@@ -135,12 +143,12 @@ impl World {
     fn ordinal_claim(
         &mut self,
         idx: usize,
-        side: Side,
-        obj: ObjId,
+        owner: (Side, ObjId),
         t: &Pvc,
         ti: usize,
         ordinal: i64,
     ) {
+        let (side, obj) = owner;
         let set = &self.statefulsets[idx];
         let key = ClaimKey {
             namespace: set.namespace.clone(),
@@ -176,10 +184,7 @@ impl World {
         if c.template_of.is_none() {
             c.template_of = Some(template_of);
         }
-        let list = self.template_claims.entry((side, obj)).or_default();
-        if !list.contains(&id) {
-            list.push(id);
-        }
+        self.template_claims.entry(owner).or_default().push(id);
     }
 
     /// The claims of ordinals `from..to` of the set lose their pods; `delete`: the garbage
@@ -189,6 +194,7 @@ impl World {
         let set = &self.statefulsets[idx];
         let (namespace, name, owners) =
             (set.namespace.clone(), set.name.clone(), set.owners.clone());
+        let mut released = std::collections::HashSet::new();
         for i in 0..self.claims.len() {
             let c = &self.claims[i];
             let ours = c.exists
@@ -199,6 +205,7 @@ impl World {
             if !ours {
                 continue;
             }
+            released.insert(ClaimId(i as u32));
             let c = &mut self.claims[i];
             c.used_by.retain(|u| !owners.contains(u));
             if c.used_by.is_empty() {
@@ -211,6 +218,12 @@ impl World {
                     .remove(key, super::claim_key(&self.claims));
             } else if delete {
                 c.deleting = true;
+            }
+        }
+        // The owners run them no more: a scale-up lists them again.
+        for owner in &owners {
+            if let Some(list) = self.template_claims.get_mut(owner) {
+                list.retain(|id| !released.contains(id));
             }
         }
     }
