@@ -30,7 +30,9 @@ pub const RULE: Rule = Rule {
                          accident; say so with a suppression comment on the field. Without the claims' StorageClass \
                          in the input or the cluster state, pvlint assumes the class deletes its volumes (the \
                          default reclaimPolicy) and names that assumption. `kubectl delete sts --cascade=orphan` \
-                         keeps the claims whatever the policy.",
+                         keeps the claims whatever the policy. Before 1.27 the StatefulSetAutoDeletePVC gate is \
+                         off by default, the API server drops the field and nothing is reported (`--kube-version`); \
+                         a cluster that turned the gate on earlier is not modelled.",
     },
     check,
     reads: Reads::Simulation,
