@@ -463,8 +463,12 @@ fn scenario_5_delete_policy(c: &Cluster) {
     // simulate on the live state: delete each PV (the leaky one is already Terminating), then
     // its claim.
     for (name, claim_name, fate) in [
-        (&kept, "with-finalizer", "leftToProvisioner"),
-        (&leaky, "without-finalizer", "leaked"),
+        (
+            &kept,
+            "with-finalizer",
+            pvlint_core::Fate::LeftToProvisioner,
+        ),
+        (&leaky, "without-finalizer", pvlint_core::Fate::Leaked),
     ] {
         let s = c.simulate_against(
             &manifest("s5-delete.yaml"),

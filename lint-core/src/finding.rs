@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::node::Str;
 use crate::source::{Pos, Span};
+use crate::string::Str;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -71,7 +71,7 @@ pub struct Location {
     /// The template or source file a rendered document came from (Helm's `# Source:`,
     /// Kustomize's origin annotation); line and column stay those of the rendered stream.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub origin: Option<Box<crate::origin::Origin>>,
+    pub origin: Option<Box<Origin>>,
 }
 
 impl Location {
@@ -95,6 +95,16 @@ impl Location {
             origin: None,
         }
     }
+}
+
+/// The file a rendered document came from.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Origin {
+    /// The template or source file, as the tool names it.
+    pub file: String,
+    /// `helm` or `kustomize`.
+    pub tool: String,
 }
 
 /// Whether a suggestion can be applied as it is.
@@ -145,6 +155,15 @@ pub enum Phase {
     Released,
     Failed,
 }
+
+crate::string::named!(Phase {
+    Pending => "Pending",
+    Bound => "Bound",
+    Lost => "Lost",
+    Available => "Available",
+    Released => "Released",
+    Failed => "Failed",
+});
 
 /// An event the cluster emits, as `kubectl describe` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -197,7 +216,7 @@ pub struct Consequence {
 
 impl Consequence {
     /// A consequence told in a sentence only: no subject, phase, event or storage fate.
-    pub fn said(summary: impl crate::node::IntoStr) -> Consequence {
+    pub fn said(summary: impl crate::string::IntoStr) -> Consequence {
         Consequence {
             summary: summary.into_str(),
             subject: None,
@@ -211,6 +230,24 @@ impl Consequence {
     /// The same, resting on these assumptions about the cluster.
     pub fn assuming(mut self, assumptions: Vec<Str>) -> Consequence {
         self.assumptions = assumptions;
+        self
+    }
+
+    /// The same, ending in `phase`.
+    pub fn with_phase(mut self, phase: Phase) -> Consequence {
+        self.phase = Some(phase);
+        self
+    }
+
+    /// The same, with the event the cluster emits (if any).
+    pub fn with_event(mut self, event: Option<EventText>) -> Consequence {
+        self.event = event;
+        self
+    }
+
+    /// The same, with what happens to the storage.
+    pub fn with_storage(mut self, storage: StorageFate) -> Consequence {
+        self.storage = Some(storage);
         self
     }
 }
@@ -252,10 +289,6 @@ pub struct Finding {
     /// input is more than one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub apply_set: Option<u32>,
-    /// The root cause this finding reports, and the part it plays for it. Boxed: few findings
-    /// have one, and it would be a sixth of a finding's size.
-    #[serde(skip)]
-    pub(crate) cause: Option<Box<(crate::sim::CauseKey, crate::sim::Role)>>,
 }
 
 impl Finding {

@@ -120,6 +120,27 @@ pub enum ReclaimPolicy {
     Recycle,
 }
 
+/// The metadata fields the API server sets (ObjectMeta's uid, resourceVersion, ...), in the
+/// order that says the most first: the marks of an export (`server-populated-fields` reports
+/// them, `pvlint migrate` removes them, the admission policy leaves them out of what it
+/// judges, since the API server has set them by the time it runs).
+pub const SERVER_POPULATED_METADATA: &[&str] = &[
+    "uid",
+    "resourceVersion",
+    "creationTimestamp",
+    "selfLink",
+    "generation",
+    "managedFields",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+];
+
+crate::string::named!(ReclaimPolicy {
+    Retain => "Retain",
+    Delete => "Delete",
+    Recycle => "Recycle",
+});
+
 impl ReclaimPolicy {
     pub fn parse(s: &str) -> Option<Self> {
         match s {

@@ -175,23 +175,6 @@ impl FromStr for RuleLevel {
     }
 }
 
-impl Options {
-    /// Checks what serde cannot: every rule id in `rules` exists.
-    pub fn validate(&self) -> Result<(), String> {
-        for id in self.rules.keys() {
-            if crate::rules::find(id).is_none() {
-                let hint = crate::schema::suggest(id, crate::rules::ALL.iter().map(|r| r.id))
-                    .map(|s| format!(" (did you mean {s}?)"))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "options.rules: there is no rule \"{id}\"{hint}; `pvlint rules` lists them"
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
 impl Default for Options {
     fn default() -> Self {
         Options {

@@ -6,24 +6,13 @@
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::finding::Origin;
 use crate::finding::{Finding, ObjectRef};
-use crate::index::Index;
+use crate::model::Object;
 use crate::node::Node;
 use crate::source::Source;
 
 pub const KUSTOMIZE_ORIGIN: &str = "config.kubernetes.io/origin";
-
-/// The file a rendered document came from.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Origin {
-    /// The template or source file, as the tool names it.
-    pub file: String,
-    /// `helm` or `kustomize`.
-    pub tool: String,
-}
 
 /// Helm's `# Source:` comment in the comment lines just above a document's first line.
 fn helm_source(src: &Source, first_line: u32) -> Option<String> {
@@ -73,11 +62,11 @@ pub(crate) struct Origins {
     by_obj: HashMap<(usize, ObjectRef), Origin>,
 }
 
-/// The origins of the objects of `ix`.
-pub(crate) fn collect(sources: &[Source], ix: &Index) -> Origins {
+/// The origins of `objects`, read from `sources`.
+pub(crate) fn collect(sources: &[Source], objects: &[Object]) -> Origins {
     let mut by_doc: HashMap<(usize, usize), Origin> = HashMap::new();
     let mut by_obj: HashMap<(usize, ObjectRef), Origin> = HashMap::new();
-    for o in &ix.objects {
+    for o in objects {
         let Some(src) = sources.get(o.source) else {
             continue;
         };
@@ -104,7 +93,7 @@ pub(crate) fn collect(sources: &[Source], ix: &Index) -> Origins {
 
 impl Origins {
     /// Sets `location.origin` (and that of related locations) on findings.
-    pub(crate) fn annotate(&self, findings: &mut [Finding]) {
+    pub(crate) fn annotate<F: AsMut<Finding>>(&self, findings: &mut [F]) {
         if self.by_doc.is_empty() && self.by_obj.is_empty() {
             return;
         }
@@ -113,7 +102,7 @@ impl Origins {
                 .or_else(|| self.by_doc.get(&(source, document)))
                 .map(|o| Box::new(o.clone()))
         };
-        for f in findings.iter_mut() {
+        for f in findings.iter_mut().map(AsMut::as_mut) {
             f.location.origin = lookup(f.location.source, f.location.document, f.object.as_ref());
             for r in &mut f.related {
                 r.location.origin = lookup(r.location.source, r.location.document, None);

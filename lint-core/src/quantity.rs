@@ -10,7 +10,7 @@ use std::fmt;
 /// claim and volume that holds one, to 16 bytes (a quantity is 40 bytes instead of 48).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quantity {
-    pub text: crate::node::Str,
+    pub text: crate::string::Str,
     negative: bool,
     /// At most 60 (`Ei`).
     exp2: u8,
@@ -112,7 +112,7 @@ impl Quantity {
             }
         }
         Ok(Quantity {
-            text: crate::node::Str::new(text),
+            text: crate::string::Str::new(text),
             negative: negative && mantissa != 0,
             exp2,
             exp10,

@@ -57,7 +57,7 @@ pub fn plain_is_same_string(text: &str) -> bool {
         && !matches!(text, "=" | "<<")
 }
 
-/// A YAML 1.1 timestamp (https://yaml.org/type/timestamp.html): `YYYY-M-D`, optionally
+/// A YAML 1.1 timestamp (<https://yaml.org/type/timestamp.html>): `YYYY-M-D`, optionally
 /// followed by `T` or spaces, `H:MM:SS`, a fraction and a zone.
 fn yaml11_timestamp(t: &str) -> bool {
     let b = t.as_bytes();

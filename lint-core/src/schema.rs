@@ -324,6 +324,27 @@ pub fn suggest<'a>(key: &str, known: impl Iterator<Item = &'a str>) -> Option<&'
         .map(|(_, k)| k)
 }
 
+/// " (did you mean X?)" for what the user most likely meant by `input` among `known` (see
+/// [`did_you_mean`]), or "".
+pub fn hint<'a>(input: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    did_you_mean(input, known)
+        .map(|k| format!(" (did you mean {k}?)"))
+        .unwrap_or_default()
+}
+
+/// What the user most likely meant by a word they typed (a setting, a rule id, a host
+/// capability): the first of `known` that starts with it (three characters or more), else the
+/// closest by typos (`suggest`, which findings use alone: there a prefix is no
+/// typo — a class `standard` is not `standard-rwo`).
+pub fn did_you_mean<'a>(input: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let known: Vec<&'a str> = known.into_iter().collect();
+    known
+        .iter()
+        .copied()
+        .find(|k| input.chars().count() >= 3 && k.starts_with(input) && *k != input)
+        .or_else(|| suggest(input, known.iter().copied()))
+}
+
 /// A field the API does not know, found by [`unknown_fields`].
 pub struct Unknown<'n> {
     /// The path of the map holding it (`spec`, `spec.template.spec.volumes[0]`).

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 #[serde(from = "NamedText")]
 pub struct Source {
     /// Shared: every finding's location carries it, and cloning it only counts a reference.
-    pub name: crate::node::Str,
+    pub name: crate::string::Str,
     pub text: String,
     /// Byte offset of the start of every [`STRIDE`]th line (lines 1, 1 + STRIDE, ...): a
     /// line in between is found by scanning fewer than STRIDE line breaks. Every line's
@@ -36,7 +36,7 @@ impl Source {
         line_starts.push(0);
         line_starts.extend(breaks().skip(STRIDE - 1).step_by(STRIDE));
         Source {
-            name: crate::node::Str::from(name.into()).shared(),
+            name: crate::string::Str::from(name.into()).shared(),
             lines: u32::try_from(lines).unwrap_or(u32::MAX),
             text,
             line_starts,

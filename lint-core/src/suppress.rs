@@ -150,11 +150,12 @@ pub(crate) fn collect(ix: &Index) -> Ignored {
 
 impl Ignored {
     /// Splits findings into (kept, suppressed).
-    pub(crate) fn split(&self, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Finding>) {
+    pub(crate) fn split<F: AsRef<Finding>>(&self, findings: Vec<F>) -> (Vec<F>, Vec<F>) {
         if self.0.is_empty() {
             return (findings, Vec::new());
         }
         findings.into_iter().partition(|f| {
+            let f = f.as_ref();
             let Some(obj) = &f.object else { return true };
             match self.0.get(&(f.location.source, obj.clone())) {
                 Some(list) => !list.iter().any(|n| n == "all" || *n == f.rule),

@@ -3,6 +3,7 @@
 
 mod common;
 
+use pvlint_core::Fate;
 use pvlint_core::{api, ClaimPhase, Phase, StorageFate, VolumePhase};
 
 #[test]
@@ -71,7 +72,7 @@ fn findings_agree_with_the_simulation() {
                             vol.storage.fate
                         ),
                         Some(StorageFate::Leaked) => {
-                            assert_eq!(vol.storage.fate, "leaked", "{ctx}")
+                            assert_eq!(vol.storage.fate, Fate::Leaked, "{ctx}")
                         }
                         Some(StorageFate::Kept) => assert!(
                             matches!(

@@ -5,6 +5,7 @@
 //! through the simulator (pv_controller.go syncUnboundClaim / syncBoundClaim, binder_test
 //! "2-4", "3-3", "3-6").
 
+use pvlint_core::Fate;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -139,9 +140,10 @@ fn check_migrated(what: &str, input: &[Source], m: &Migration) {
         }
     }
     for v in &s.volumes {
-        assert_ne!(v.storage.fate, "deleted", "{what}: {} deleted", v.name);
+        assert_ne!(v.storage.fate, Fate::Deleted, "{what}: {} deleted", v.name);
         assert_ne!(
-            v.storage.fate, "leftToProvisioner",
+            v.storage.fate,
+            Fate::LeftToProvisioner,
             "{what}: {} deleted",
             v.name
         );
@@ -267,7 +269,7 @@ fn seed_004_export_of_a_volume_alone() {
         s.volumes[0].claim.as_deref(),
         Some("default/example-vanilla-block-pvc")
     );
-    assert_eq!(s.volumes[0].storage.fate, "kept");
+    assert_eq!(s.volumes[0].storage.fate, Fate::Kept);
     // The claim applied afterwards (as the seed's `kubectl get pvc` shows it) binds it.
     let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: example-vanilla-block-pvc, namespace: default}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n  storageClassName: example-vanilla-block-sc\n";
     let s = sim_then_apply(&out, claim);
@@ -319,7 +321,7 @@ fn seed_000_output() {
     let c = &s.claims[0];
     assert_eq!(c.phase, ClaimPhase::Bound);
     assert!(c.why.contains("name each other"), "{}", c.why);
-    assert_eq!(s.volumes[0].storage.fate, "kept");
+    assert_eq!(s.volumes[0].storage.fate, Fate::Kept);
 }
 
 /// The three ways to re-bind an exported pair, through the simulator.
@@ -577,7 +579,7 @@ fn generated_5000_volume_export() {
     let s = sim(&m.yaml());
     assert_eq!(s.claims.len(), 5000);
     assert!(s.claims.iter().all(|c| c.phase == ClaimPhase::Bound));
-    assert!(s.volumes.iter().all(|v| v.storage.fate == "kept"));
+    assert!(s.volumes.iter().all(|v| v.storage.fate == Fate::Kept));
 }
 
 /// Seed 001's export: claim myclaim names no class, nor does its volume pv3 (a cluster of

@@ -6,6 +6,7 @@ use pvlint_core::{
     api, ClaimOutcome, ClaimPhase, KubeVersion, Operation, Options, Reason, Request, Simulation,
     Source, VolumeOutcome, VolumePhase,
 };
+use pvlint_core::{ClassSource, Fate};
 
 fn file(rel: &str) -> String {
     std::fs::read_to_string(
@@ -133,7 +134,7 @@ fn recycle_with_a_reachable_server_makes_the_volume_available() {
     );
     let v = pv(&s.volumes, "pv3");
     assert_eq!(v.phase, VolumePhase::Available);
-    assert_eq!(v.storage.fate, "recycled");
+    assert_eq!(v.storage.fate, Fate::Recycled);
     assert!(v.events.iter().any(|e| e.reason == Reason::VolumeRecycled));
 }
 
@@ -152,10 +153,10 @@ fn seed_004_volume_deleted_before_its_claim() {
         )
     };
     for (version, finalizer, fate) in [
-        ("1.23", false, "leaked"),
-        ("1.23", true, "leftToProvisioner"),
-        ("1.34", false, "leaked"),
-        ("1.34", true, "leftToProvisioner"),
+        ("1.23", false, Fate::Leaked),
+        ("1.23", true, Fate::LeftToProvisioner),
+        ("1.34", false, Fate::Leaked),
+        ("1.34", true, Fate::LeftToProvisioner),
     ] {
         let s = sim(
             &text(finalizer),
@@ -193,7 +194,7 @@ fn seed_000_before_and_after() {
     assert!(c.events.iter().all(|e| e.reason != Reason::ClaimMisbound));
     let v = pv(&s.volumes, "pvc-3d65a636-f4c3-4c49-b957-c45673f48bc6");
     assert_eq!(v.phase, VolumePhase::Released);
-    assert_eq!(v.storage.fate, "leftToProvisioner");
+    assert_eq!(v.storage.fate, Fate::LeftToProvisioner);
     assert_eq!(v.storage.by.as_deref(), Some("com.tencent.cloud.csi.cfs"));
 
     let s = sim(
@@ -205,7 +206,7 @@ fn seed_000_before_and_after() {
     assert_eq!(c.phase, ClaimPhase::Bound);
     let v = pv(&s.volumes, "pvc-3d65a636-f4c3-4c49-b957-c45673f48bc6");
     assert_eq!(v.phase, VolumePhase::Bound);
-    assert_eq!(v.storage.fate, "kept");
+    assert_eq!(v.storage.fate, Fate::Kept);
 }
 
 #[test]
@@ -334,7 +335,7 @@ fn seed_002_hostpath_claim_too_big_stays_pending() {
     );
     let c = claim(&s.claims, "www-web-0");
     assert_eq!(c.class.as_deref(), Some("standard"));
-    assert_eq!(c.class_source, "admission");
+    assert_eq!(c.class_source, ClassSource::Admission);
 }
 
 /// binder_test "4-3 - bound volume with missing claim", then delete_test: an external
@@ -344,7 +345,7 @@ fn stale_uid_without_the_claim_releases_and_deletes() {
     let s = sim("apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: orphan}\nspec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n  claimRef: {namespace: a, name: b, uid: \"1234\"}\n  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}\n  persistentVolumeReclaimPolicy: Delete\n", Options::default(), vec![]);
     let v = pv(&s.volumes, "orphan");
     assert_eq!(v.phase, VolumePhase::Released);
-    assert_eq!(v.storage.fate, "leftToProvisioner");
+    assert_eq!(v.storage.fate, Fate::LeftToProvisioner);
 }
 
 /// findDeletablePlugin: nfs is registered but cannot delete ("no deletable volume plugin
@@ -358,7 +359,7 @@ fn in_tree_nfs_delete_fails() {
         v.events[0].message,
         "error getting deleter volume plugin for volume \"nfs-pv\": no deletable volume plugin matched"
     );
-    assert_eq!(v.storage.fate, "deleteFailed");
+    assert_eq!(v.storage.fate, Fate::DeleteFailed);
 }
 
 /// binder_test "1-13 - delayed binding": Normal WaitForFirstConsumer; a pod using the claim
@@ -376,7 +377,7 @@ fn wait_for_first_consumer() {
     let c = claim(&s.claims, "c");
     assert_eq!(c.phase, ClaimPhase::Bound);
     let v = pv(&s.volumes, c.volume.as_deref().unwrap());
-    assert_eq!(v.storage.fate, "provisioned");
+    assert_eq!(v.storage.fate, Fate::Provisioned);
     assert_eq!(v.storage.by.as_deref(), Some("rancher.io/local-path"));
 }
 
@@ -413,7 +414,7 @@ fn volumes_of_migrated_in_tree_provisioners_are_left_to_their_csi_driver() {
         |e| e.reason == Reason::ExternalProvisioning && e.message.contains("'ebs.csi.aws.com'")
     ));
     let v = pv(&s.volumes, c.volume.as_deref().unwrap());
-    assert_eq!(v.storage.fate, "leftToProvisioner");
+    assert_eq!(v.storage.fate, Fate::LeftToProvisioner);
     assert_eq!(v.storage.by.as_deref(), Some("ebs.csi.aws.com"));
 }
 
@@ -489,10 +490,10 @@ fn static_csi_volume_with_the_external_finalizer_is_deleted_even_when_deleted_fi
     );
     for v in ["1.23", "1.34"] {
         let out = deleted_first(&with, v);
-        assert_eq!(out.storage.fate, "leftToProvisioner", "{v}");
+        assert_eq!(out.storage.fate, Fate::LeftToProvisioner, "{v}");
         assert_eq!(out.storage.by.as_deref(), Some("csi.vsphere.vmware.com"));
         let without = deleted_first(&volume("", "kubernetes.io/pv-protection", "Delete", csi), v);
-        assert_eq!(without.storage.fate, "leaked", "{v}");
+        assert_eq!(without.storage.fate, Fate::Leaked, "{v}");
     }
     // On 1.31+ the prediction says what it assumes about the external-provisioner.
     let out = deleted_first(
@@ -522,10 +523,10 @@ fn in_tree_provisioned_volume_deleted_first_follows_honor_pv_reclaim_policy() {
         "hostPath: {path: /tmp/hostpath_pv/v}",
     );
     let on = deleted_first(&pv, "1.34");
-    assert_eq!(on.storage.fate, "deleted");
+    assert_eq!(on.storage.fate, Fate::Deleted);
     assert!(on.gone);
     let off = deleted_first(&pv, "1.30");
-    assert_eq!(off.storage.fate, "leaked");
+    assert_eq!(off.storage.fate, Fate::Leaked);
     assert!(off.gone);
     // A plugin that is gone (glusterfs, removed in 1.26): the finalizer is added anyway, the
     // deleter fails, and the object stays Terminating (reclaim.md §4, modifyDeletionFinalizers
@@ -537,7 +538,7 @@ fn in_tree_provisioned_volume_deleted_first_follows_honor_pv_reclaim_policy() {
         "glusterfs: {endpoints: gfs, path: vol}",
     );
     let stuck = deleted_first(&gone, "1.34");
-    assert_eq!(stuck.storage.fate, "deleteFailed");
+    assert_eq!(stuck.storage.fate, Fate::DeleteFailed);
     assert!(stuck.terminating && !stuck.gone, "{stuck:?}");
     assert_eq!(stuck.phase, VolumePhase::Failed);
 }
@@ -555,7 +556,7 @@ fn migrated_in_tree_volume_deleted_first_needs_the_external_finalizer() {
         "Delete",
         ebs,
     );
-    assert_eq!(deleted_first(&only_kcm, "1.34").storage.fate, "leaked");
+    assert_eq!(deleted_first(&only_kcm, "1.34").storage.fate, Fate::Leaked);
     let external = volume(
         "pv.kubernetes.io/provisioned-by: kubernetes.io/aws-ebs",
         "kubernetes.io/pv-protection, external-provisioner.volume.kubernetes.io/finalizer",
@@ -563,7 +564,7 @@ fn migrated_in_tree_volume_deleted_first_needs_the_external_finalizer() {
         ebs,
     );
     let out = deleted_first(&external, "1.34");
-    assert_eq!(out.storage.fate, "leftToProvisioner");
+    assert_eq!(out.storage.fate, Fate::LeftToProvisioner);
     assert_eq!(out.storage.by.as_deref(), Some("ebs.csi.aws.com"));
 }
 
@@ -579,7 +580,7 @@ fn retain_volume_loses_the_in_tree_finalizer() {
     );
     let out = deleted_first(&pv, "1.34");
     assert!(out.gone);
-    assert_eq!(out.storage.fate, "kept");
+    assert_eq!(out.storage.fate, Fate::Kept);
 }
 
 /// RetroactiveDefaultStorageClass (GA in 1.28): a default class created later is written into
@@ -604,7 +605,7 @@ fn a_default_class_created_later_is_given_to_claims_without_one() {
     let after = &s.steps[1].claims;
     let unset = claim(after, "unset");
     assert_eq!(unset.class.as_deref(), Some("standard"));
-    assert_eq!(unset.class_source, "retroactive");
+    assert_eq!(unset.class_source, ClassSource::Retroactive);
     assert_eq!(unset.phase, ClaimPhase::Bound);
     let empty = claim(after, "empty");
     assert_eq!(empty.class.as_deref(), Some(""));
@@ -655,12 +656,9 @@ fn statefulset_scale_and_delete_follow_the_retention_policy() {
     let released: Vec<_> = s.steps[3]
         .volumes
         .iter()
-        .map(|v| (v.phase, v.storage.fate.clone()))
+        .map(|v| (v.phase, v.storage.fate))
         .collect();
-    assert_eq!(
-        released,
-        vec![(VolumePhase::Released, "kept".to_string()); 4]
-    );
+    assert_eq!(released, vec![(VolumePhase::Released, Fate::Kept); 4]);
     // Unknown StatefulSets are errors that name what is missing.
     let e = api::simulate(&Request {
         sources: vec![Source::new("m.yaml", m)],

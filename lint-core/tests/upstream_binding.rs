@@ -9,6 +9,7 @@
 //! that only show an intermediate state (1-17 "skip non-available PV", which the next resync
 //! makes Available) are not ported.
 
+use pvlint_core::ClassSource;
 use pvlint_core::{
     api, ClaimPhase, Operation, Options, Reason, Request, Simulation, Source, VolumePhase,
 };
@@ -626,6 +627,6 @@ fn get_persistent_volume_claim_class_beta_annotation_first() {
         default,
     );
     assert_eq!(s.claims[0].class.as_deref(), Some(""));
-    assert_ne!(s.claims[0].class_source, "admission");
+    assert_ne!(s.claims[0].class_source, ClassSource::Admission);
     assert_eq!(s.claims[0].volume.as_deref(), Some("pv-none"));
 }

@@ -145,7 +145,7 @@ pub fn provisioned_source(provisioner: &str) -> SourceKind {
         Some(s) => SourceKind::InTree(s),
         None if provisioner.starts_with("kubernetes.io/") => SourceKind::Unknown,
         None => SourceKind::Csi {
-            driver: crate::node::Str::from(provisioner),
+            driver: crate::string::Str::from(provisioner),
         },
     }
 }

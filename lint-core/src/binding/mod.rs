@@ -20,8 +20,8 @@ pub mod selector;
 use std::collections::BTreeMap;
 
 use crate::kube::{AccessModes, ReclaimPolicy, VolumeMode};
-use crate::node::Str;
 use crate::quantity::Quantity;
+use crate::string::Str;
 
 pub use selector::LabelSelector;
 

@@ -8,10 +8,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Diag, ObjId, Reader, Spanned};
-use crate::index::Index;
-use crate::node::Str;
+use super::{Diag, ObjId, Object, Reader, Spanned};
 use crate::node::{Node, ScalarKind};
+use crate::string::Str;
 
 /// `status.phase` of a Pod.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,11 +133,12 @@ pub struct Live {
 }
 
 impl Live {
-    /// Reads the live-only views of every object of a cluster-state index.
-    pub fn read(ix: &Index) -> Live {
+    /// Reads the live-only views of every object of a cluster state (an object's id is its
+    /// position).
+    pub fn read(objects: &[Object]) -> Live {
         let mut live = Live::default();
         let mut diags = Vec::new();
-        for (id, obj) in ix.objects.iter().enumerate() {
+        for (id, obj) in objects.iter().enumerate() {
             let group = obj.api_version.rsplit_once('/').map_or("", |(g, _)| g);
             let mut r = Reader::new(obj, id, &mut diags);
             if controlled(&mut r) {

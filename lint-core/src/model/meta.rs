@@ -5,7 +5,7 @@ use crate::binding::selector::{Requirement, OPERATORS};
 use crate::binding::{LabelSelector, Labels};
 use crate::finding::Severity;
 use crate::node::Node;
-use crate::node::Str;
+use crate::string::Str;
 
 /// The metadata the simulator needs of an object (or of a claim template, under its prefix).
 #[derive(Debug, Clone, Default)]

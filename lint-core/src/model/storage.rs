@@ -5,9 +5,9 @@ use super::{Field, ObjId, Object, Reader, Spanned};
 use crate::binding::LabelSelector;
 use crate::finding::Severity;
 use crate::kube::{self, AccessModes, ReclaimPolicy, VolumeMode};
-use crate::node::Str;
 use crate::quantity::Quantity;
 use crate::source::Span;
+use crate::string::Str;
 
 /// A volume's storage class (`GetPersistentVolumeClass`): beta annotation first, then spec.
 #[derive(Debug, Clone)]

@@ -3,9 +3,9 @@
 use super::{Field, ObjId, Object, Reader, Spanned};
 use crate::finding::Severity;
 use crate::kube::IntOrPercent;
-use crate::node::Str;
 use crate::node::{Node, ScalarKind};
 use crate::options::KubeVersion;
+use crate::string::Str;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkloadKind {
@@ -17,6 +17,16 @@ pub enum WorkloadKind {
     CronJob,
     Pod,
 }
+
+crate::string::named!(WorkloadKind {
+    Deployment => "Deployment",
+    StatefulSet => "StatefulSet",
+    DaemonSet => "DaemonSet",
+    ReplicaSet => "ReplicaSet",
+    Job => "Job",
+    CronJob => "CronJob",
+    Pod => "Pod",
+});
 
 impl WorkloadKind {
     pub fn parse(kind: &str) -> Option<Self> {

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::finding::{Finding, Location, Severity};
+use crate::report::Report;
 use crate::source::Source;
-use crate::Report;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HumanOptions {

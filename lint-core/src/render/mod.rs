@@ -17,7 +17,8 @@ pub use sarif::{github, sarif, write_sarif, RULES_DOC};
 pub use sim::{simulation_json, simulation_table};
 pub use yaml::yaml;
 
-use crate::{Report, Rule};
+use crate::report::Report;
+use crate::rules::Rule;
 
 /// The stable JSON form of a report (docs/json-schema.md), pretty-printed, with a final newline.
 pub fn json(report: &Report) -> String {

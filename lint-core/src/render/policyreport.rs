@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use crate::finding::{Finding, Severity};
-use crate::Report;
+use crate::report::Report;
 
 pub const POLICY_REPORT_API: &str = "wgpolicyk8s.io/v1alpha2";
 

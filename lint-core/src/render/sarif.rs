@@ -12,7 +12,8 @@
 use serde_json::{json, Value};
 
 use crate::finding::{Applicability, Finding, Location, Severity};
-use crate::{Report, Rule};
+use crate::report::Report;
+use crate::rules::Rule;
 
 /// Where docs/rules.md is published; each rule has an anchor named after its id.
 pub const RULES_DOC: &str = "https://github.com/pvlint/pvlint/blob/main/docs/rules.md";

@@ -66,7 +66,7 @@ fn state(
             }
             vec![
                 format!("{}/{}", c.namespace, c.name),
-                format!("{:?}", c.phase),
+                c.phase.to_string(),
                 c.volume.clone().unwrap_or_else(|| "-".into()),
                 class,
                 why,
@@ -126,9 +126,9 @@ fn state(
             let phase = if v.gone {
                 "- (object deleted)".to_string()
             } else if v.terminating {
-                format!("{:?} (Terminating)", v.phase)
+                format!("{} (Terminating)", v.phase)
             } else {
-                format!("{:?}", v.phase)
+                v.phase.to_string()
             };
             vec![
                 v.name.clone(),
@@ -165,7 +165,7 @@ fn state(
             events.push(vec![
                 format!("PersistentVolumeClaim {}/{}", c.namespace, c.name),
                 event_type(e),
-                format!("{:?}", e.reason),
+                e.reason.to_string(),
                 e.message.to_string(),
             ]);
         }
@@ -175,7 +175,7 @@ fn state(
             events.push(vec![
                 format!("PersistentVolume {}", v.name),
                 event_type(e),
-                format!("{:?}", e.reason),
+                e.reason.to_string(),
                 e.message.to_string(),
             ]);
         }
@@ -195,9 +195,9 @@ fn state(
 /// The TYPE column: `Normal`, `Warning`, and `(on the way)` for a transient event.
 fn event_type(e: &crate::sim::Event) -> String {
     if e.transient {
-        format!("{:?} (on the way)", e.kind)
+        format!("{} (on the way)", e.kind)
     } else {
-        format!("{:?}", e.kind)
+        e.kind.to_string()
     }
 }
 

@@ -20,6 +20,8 @@ pub const RULE: Rule = Rule {
         known_problems: "A claim that already exists in the cluster is not re-created: applying such a manifest onto it \
                          changes nothing the controller looks at. pvlint judges the manifest as if it were created.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

@@ -30,6 +30,8 @@ pub const RULE: Rule = Rule {
                          since the scan shows Bound on the controller's next sync, and the event a Lost claim got \
                          is not shown.",
     },
+    scope: Scope::Cluster,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -61,24 +63,12 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         // none since; which one the cluster recorded is in its events, not in the objects.
         let already = live_phase == Some("Lost");
         let headline = if already {
-            let why = match lost {
-                Lost::Misbound { volume, claim_ref } if claim_ref.key == c.key => format!(
-                    "volume {}'s claimRef carries another UID",
-                    w.volume(*volume).name
-                ),
-                Lost::Misbound { volume, claim_ref } => format!(
-                    "volume {} is bound to claim {}",
-                    w.volume(*volume).name,
-                    claim_ref.key
-                ),
-                Lost::VolumeMissing { volume } => format!("volume {volume} does not exist"),
-                Lost::NoVolumeName => "it names no volume".to_string(),
-            };
+            let why = lost.short(w, c);
             format!("claim {} is Lost: {why}", c.key)
         } else {
             let reason = w.lost_event_of(id).map(|e| e.reason);
             format!(
-                "claim {} goes Lost ({:?})",
+                "claim {} goes Lost ({})",
                 c.key,
                 reason.unwrap_or(Reason::ClaimLost)
             )
@@ -90,52 +80,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         f.consequence(cons)
             .recorded(live, "PersistentVolumeClaim", &c.key.namespace, &c.key.name);
-        match lost {
-            Lost::Misbound { volume, claim_ref } if claim_ref.key == c.key => {
-                let v = w.volume(*volume);
-                let deleted = v.storage.is_deleted();
-                let mut help = format!(
-                    "volume {} still names this claim, with UID {} instead of {}: removing its spec.claimRef makes syncBoundClaim bind it to this claim again (the data stays)",
-                    v.name,
-                    if claim_ref.uid.is_empty() { "none" } else { &claim_ref.uid },
-                    c.uid
-                );
-                if deleted {
-                    help.push_str(&format!(
-                        "; but its reclaimPolicy is Delete and it is Released, so {} is being deleted: set persistentVolumeReclaimPolicy: Retain on it first, or the claim binds an emptied volume",
-                        v.backing
-                    ));
-                }
-                f.help(help).suggest(
-                    format!("remove spec.claimRef from PersistentVolume {}", v.name),
-                    Some(format!(
-                        "kubectl patch pv {} --type json -p '[{{\"op\":\"remove\",\"path\":\"/spec/claimRef\"}}]'",
-                        v.name
-                    )),
-                );
-            }
-            Lost::Misbound { volume, claim_ref } => {
-                let v = w.volume(*volume);
-                f.help(format!(
-                    "volume {} belongs to claim {}; this claim's binding is wrong: delete it, or create it again without spec.volumeName so it binds another volume",
-                    v.name, claim_ref.key
-                ));
-            }
-            Lost::VolumeMissing { volume } => {
-                f.help(format!(
-                    "PersistentVolume {volume} is gone; if its storage was kept (Retain), re-create the PV for it with a claimRef carrying this claim's UID and the claim binds again"
-                ))
-                .suggest(
-                    format!("re-create PersistentVolume {volume}, reserved for this claim"),
-                    Some(format!(
-                        "spec:\n  claimRef:\n    namespace: {}\n    name: {}\n    uid: {}",
-                        c.key.namespace, c.key.name, c.uid
-                    )),
-                );
-            }
-            Lost::NoVolumeName => {
-                f.help("the claim is marked bound (pv.kubernetes.io/bind-completed) but names no volume: set spec.volumeName to the volume that holds its data, or delete and re-create the claim");
-            }
+        let help = lost.help(w, c);
+        f.help(help.text);
+        if let Some((what, how)) = help.fix {
+            f.suggest(what, Some(how));
         }
     }
 }

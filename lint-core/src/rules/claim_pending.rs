@@ -22,6 +22,8 @@ pub const RULE: Rule = Rule {
                          provisioner is down or failing (Normal ExternalProvisioning, Warning ProvisioningFailed from \
                          the driver) is predicted Bound and not reported.",
     },
+    scope: Scope::Cluster,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -83,16 +85,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if let Some(key) = w.cause_of_claim(id) {
             f.consequence_of(key);
         }
-        let mut help = match p {
-            Pending::ClassNotFound { class, .. } => format!("create StorageClass {class}, or re-create the claim with a class that exists"),
-            Pending::ProvisionerUnavailable { class, .. } => format!("StorageClass {class} names a provisioner nothing runs: use a class with a working provisioner, or create a volume that fits"),
-            Pending::ProvisionerRefuses { provisioner, error, .. } => format!("{provisioner} refuses it ({error}): re-create the claim without a selector, or at least as large as its source, or create a volume that fits"),
-            Pending::VolumeMissing { volume } => format!("create PersistentVolume {volume}, or re-create the claim without spec.volumeName"),
-            Pending::VolumeMismatch { volume, .. } => format!("the claim and volume {} disagree: re-create the claim to fit it (claims are immutable)", w.volume(*volume).name),
-            Pending::VolumeTaken { volume, stale_uid: true, .. } => format!("remove claimRef.uid (or the whole claimRef) from volume {}: it carries another UID for this claim's name", w.volume(*volume).name),
-            Pending::VolumeTaken { volume, holder, .. } => format!("volume {} belongs to {}: name another volume, or none", w.volume(*volume).name, holder.key),
-            _ => "make the claim fit an available volume, add a volume that fits, or use a StorageClass with a provisioner".into(),
-        };
+        let mut help = p.help(w).text;
         if !users.is_empty() {
             help.push_str(&format!("; pods waiting for it: {}", users.join(", ")));
         }

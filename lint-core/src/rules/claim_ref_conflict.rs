@@ -23,6 +23,8 @@ pub const RULE: Rule = Rule {
         known_problems: "Two claims naming one volume race: which one binds depends on the order the controller sees them, so \
                          the finding names both and does not guess.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -32,11 +34,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let w = ctx.sim;
     let claim_cons = |obj| ctx.claim_of(obj).map(|c| ctx.claim_consequence(c));
     // A volume reserved for a claim that names another volume.
-    for pv in ix
-        .pvs
-        .iter()
-        .filter(|p| !ix.is_rejected(p.obj) && ix.is_current_pv(p))
-    {
+    for pv in ix.accepted_pvs().filter(|p| ix.is_current_pv(p)) {
         let Some(cr) = &pv.claim_ref else { continue };
         let Some(c) = ix
             .pvc(&cr.namespace, &cr.name)
@@ -93,7 +91,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
     }
     // A claim naming a volume reserved for another claim.
-    for c in ix.pvcs.iter().filter(|c| !ix.is_rejected(c.obj)) {
+    for c in ix.accepted_pvcs() {
         let Some(v) = &c.volume_name else { continue };
         let Some(pv) = ix.pv(&v.value).filter(|p| !ix.is_rejected(p.obj)) else {
             continue;
@@ -120,7 +118,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     // Two claims naming the same volume.
     let mut by_volume: std::collections::BTreeMap<&str, Vec<&Pvc>> = Default::default();
-    for c in ix.pvcs.iter().filter(|c| !ix.is_rejected(c.obj)) {
+    for c in ix.accepted_pvcs() {
         if let Some(v) = &c.volume_name {
             by_volume.entry(v.value.as_str()).or_default().push(c);
         }
@@ -162,11 +160,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     // Two volumes reserving the same claim.
     let mut by_claim: std::collections::BTreeMap<(&str, &str), Vec<&Pv>> = Default::default();
-    for pv in ix
-        .pvs
-        .iter()
-        .filter(|p| !ix.is_rejected(p.obj) && ix.is_current_pv(p))
-    {
+    for pv in ix.accepted_pvs().filter(|p| ix.is_current_pv(p)) {
         if let Some(cr) = &pv.claim_ref {
             by_claim
                 .entry((cr.namespace.as_str(), cr.name.as_str()))

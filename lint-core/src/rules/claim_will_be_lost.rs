@@ -20,6 +20,8 @@ pub const RULE: Rule = Rule {
         known_problems: "Where the claim's volume is not in the input and no cluster state is given, the volume may exist in the \
                          cluster: pvlint then leaves the verdict to `dangling-volume-name`, at info level.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

@@ -21,6 +21,8 @@ pub const RULE: Rule = Rule {
         known_problems: "Without `--cluster-state` or `--complete` pvlint cannot know whether the volume exists in the cluster, \
                          so the finding is only informational then.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

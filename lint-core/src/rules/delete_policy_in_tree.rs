@@ -22,22 +22,15 @@ pub const RULE: Rule = Rule {
         known_problems: "Deleting a PV before its claim is a race for statically created in-tree volumes (the PV protection \
                          controller and the delete operation); pvlint reports the usual outcome, a leak.",
     },
+    scope: Scope::Both,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let w = ctx.sim;
-    for pv in ctx
-        .index
-        .pvs
-        .iter()
-        .filter(|p| !ctx.index.is_rejected(p.obj))
-    {
-        let Some(policy) = &pv.reclaim else { continue };
-        if policy.value != ReclaimPolicy::Delete {
-            continue;
-        }
+    for (pv, policy, vid) in ctx.volumes_with_policy(ReclaimPolicy::Delete) {
         let Some(src) = &pv.source else { continue };
         let Some(t) = kube::in_tree_source(&src.kind) else {
             continue;
@@ -50,9 +43,6 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         {
             continue;
         }
-        let Some(vid) = ctx.volume_of(pv.obj) else {
-            continue;
-        };
         // Protected when kube-controller-manager holds it with its finalizer (in-tree
         // provisioned volumes, HonorPVReclaimPolicy) and can delete it.
         let first = w.if_released(vid, true);
@@ -69,25 +59,26 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             Storage::DeleteFailed { error } => format!(
                 "when its claim is deleted the PV goes Failed (Warning VolumeFailedDelete \"{error}\") and the storage stays"
             ),
-            _ => "when its claim is deleted the storage stays".to_string(),
+            Storage::Kept
+            | Storage::Provisioned { .. }
+            | Storage::Deleted { .. }
+            | Storage::LeftToProvisioner { .. }
+            | Storage::Recycled
+            | Storage::RecycleFailed { .. }
+            | Storage::Leaked => "when its claim is deleted the storage stays".to_string(),
         };
         let first_text = match &first.storage {
             Storage::Leaked => format!("if the PV is deleted before its claim, {} leaks", pv.backing_storage()),
-            _ => "if the PV is deleted before its claim, its finalizer holds it until the storage is dealt with".to_string(),
+            Storage::Kept
+            | Storage::Provisioned { .. }
+            | Storage::Deleted { .. }
+            | Storage::LeftToProvisioner { .. }
+            | Storage::Recycled
+            | Storage::DeleteFailed { .. }
+            | Storage::RecycleFailed { .. } => "if the PV is deleted before its claim, its finalizer holds it until the storage is dealt with".to_string(),
         };
         sink.report(ctx, pv.obj, &policy.field, headline)
-            .consequence(Consequence {
-                summary: Str::from(format!("{later_text}; {first_text}")),
-                subject: None,
-                phase: None,
-                event: later.event.map(|e| crate::finding::EventText {
-                    kind: Str::from(format!("{:?}", e.kind)),
-                    reason: Str::from(format!("{:?}", e.reason)),
-                    message: e.message,
-                }),
-                storage: None,
-                assumptions: Vec::new(),
-            })
+            .consequence(Consequence::said(format!("{later_text}; {first_text}")).with_event(later.event.map(crate::sim::Event::into_text)))
             .help("statically created in-tree volumes are best kept with Retain and cleaned up deliberately")
             .suggest_replace("keep the data under an explicit policy: Retain", policy.field.span, "Retain");
     }

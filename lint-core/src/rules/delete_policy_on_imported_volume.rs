@@ -24,6 +24,8 @@ pub const RULE: Rule = Rule {
                          volume deletes it: unless a StorageClass or CSIDriver of the input or the cluster state shows \
                          that driver in this cluster, that it runs here is an assumption, and the finding a warning.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -66,16 +68,7 @@ fn provisioned_here(w: &crate::sim::World, vid: crate::sim::VolumeId) -> bool {
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let w = ctx.sim;
-    for pv in ctx
-        .index
-        .pvs
-        .iter()
-        .filter(|p| !ctx.index.is_rejected(p.obj))
-    {
-        let Some(policy) = &pv.reclaim else { continue };
-        if policy.value != ReclaimPolicy::Delete {
-            continue;
-        }
+    for (pv, policy, vid) in ctx.volumes_with_policy(ReclaimPolicy::Delete) {
         let mut signals = Vec::new();
         if let Some(p) = &pv.provisioned_by {
             signals.push(format!("{}: {}", kube::ANN_PROVISIONED_BY, p.value));
@@ -102,9 +95,6 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if signals.len() < 2 {
             continue;
         }
-        let Some(vid) = ctx.volume_of(pv.obj) else {
-            continue;
-        };
         if provisioned_here(w, vid) || ctx.is_live_self(pv) {
             continue;
         }
@@ -136,18 +126,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             &policy.field,
             format!("imported PersistentVolume {} has reclaimPolicy Delete", pv.name),
         )
-        .consequence(Consequence {
-            summary: Str::from(format!(
+        .consequence(Consequence::said(format!(
                 "it carries {}; applied here, deleting or releasing its claim deletes {}: data the source cluster may still use",
                 signals.join(", "),
                 pv.backing_storage()
-            )),
-            subject: None,
-            phase: None,
-            event: None,
-            storage: None,
-            assumptions,
-        })
+            )).assuming(assumptions))
         .help("only the cluster that owns the storage should be able to delete it")
         .suggest_replace("apply imported volumes with Retain", policy.field.span, "Retain");
     }

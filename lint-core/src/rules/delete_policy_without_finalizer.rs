@@ -26,6 +26,8 @@ pub const RULE: Rule = Rule {
                          (`pvlint cluster`) the server's version decides, and a Bound CSI volume still without the \
                          finalizer on 1.31+ is a warning: the provisioner did not add it.",
     },
+    scope: Scope::Both,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -33,16 +35,7 @@ pub const RULE: Rule = Rule {
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let v = ctx.options.kube_version;
     let w = ctx.sim;
-    for pv in ctx
-        .index
-        .pvs
-        .iter()
-        .filter(|p| !ctx.index.is_rejected(p.obj))
-    {
-        let Some(policy) = &pv.reclaim else { continue };
-        if policy.value != ReclaimPolicy::Delete {
-            continue;
-        }
+    for (pv, policy, vid) in ctx.volumes_with_policy(ReclaimPolicy::Delete) {
         if pv.finalizers.iter().any(|f| {
             f == kube::FINALIZER_EXTERNAL_PROVISIONER || f == kube::FINALIZER_PV_CONTROLLER
         }) {
@@ -58,9 +51,6 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if !is_csi && external.is_none() {
             continue; // in-tree: delete-policy-in-tree
         }
-        let Some(vid) = ctx.volume_of(pv.obj) else {
-            continue;
-        };
         let first = w.if_released(vid, true);
         if first.storage != Storage::Leaked {
             continue;

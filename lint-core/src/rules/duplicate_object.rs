@@ -25,6 +25,8 @@ pub const RULE: Rule = Rule {
                          PersistentVolumeClaims, PersistentVolumes, StorageClasses, StatefulSets and workload \
                          selectors.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

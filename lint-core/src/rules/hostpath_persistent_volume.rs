@@ -18,6 +18,8 @@ pub const RULE: Rule = Rule {
         known_problems: "A single-node cluster (minikube, kind with one node, k3s on one machine) never moves the pod, so a \
                          hostPath volume without nodeAffinity is harmless there.",
     },
+    scope: Scope::Both,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -32,16 +34,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         let path = src.path.as_deref().unwrap_or("?");
         sink.report(ctx, pv.obj, &src.field, format!("hostPath PersistentVolume {} has no nodeAffinity", pv.name))
-            .consequence(Consequence {
-                summary: Str::from(format!(
+            .consequence(Consequence::said(format!(
                     "on a cluster with more than one node, {path} is a directory on whichever node the pod lands on: a pod rescheduled to another node sees an empty directory there, and the data stays behind"
-                )),
-                subject: None,
-                phase: None,
-                event: None,
-                storage: None,
-                assumptions: vec!["the cluster has more than one node (pvlint cannot see how many)".into()],
-            })
+                )).assuming(vec!["the cluster has more than one node (pvlint cannot see how many)".into()]))
             .help("pin the volume to the node that holds the directory")
             .suggest("add spec.nodeAffinity", Some(AFFINITY));
     }

@@ -20,6 +20,8 @@ pub const RULE: Rule = Rule {
         known_problems: "Keys are compared after YAML 1.1 typing, as kubectl compares them: `on:` and `yes:` are \
                          both the key `\"true\"`. `kubectl apply --server-side` reads the file the same way.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

@@ -27,6 +27,8 @@ pub const RULE: Rule = Rule {
                          read from where and how they are written; a volume for another purpose that happens to \
                          share a word with a claim's name can be taken for it.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

@@ -19,6 +19,8 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/invalid-field-value/good.yaml"),
         known_problems: "pvlint checks the fields it reads; other fields of a workload are left to `kubectl apply --dry-run=server`.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

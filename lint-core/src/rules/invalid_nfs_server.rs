@@ -17,6 +17,8 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/invalid-nfs-server/good.yaml"),
         known_problems: "A short host name (`nas01`) is accepted: pvlint cannot know whether the nodes resolve it.",
     },
+    scope: Scope::Both,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

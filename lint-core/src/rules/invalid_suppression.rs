@@ -18,6 +18,8 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/invalid-suppression/good.yaml"),
         known_problems: "None known.",
     },
+    scope: Scope::Both,
+    since: "0.1.0",
     check,
     reads: Reads::Written,
 };

@@ -19,6 +19,8 @@ pub const RULE: Rule = Rule {
         known_problems: "Which class is newest depends on creation times pvlint sees only in a cluster state; classes applied \
                          together share one second, and the name decides.",
     },
+    scope: Scope::Both,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

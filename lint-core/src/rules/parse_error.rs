@@ -22,6 +22,8 @@ pub const RULE: Rule = Rule {
                          object that lost its `kind` or `apiVersion`. Kinds that never reach the API server \
                          (Kustomization, kind's Cluster, component configs) are not reported.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

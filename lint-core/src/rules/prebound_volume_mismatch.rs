@@ -23,6 +23,8 @@ pub const RULE: Rule = Rule {
         known_problems: "Only the first failing check is what the controller reports; pvlint lists the later ones too, which \
                          the cluster shows only once the first is fixed.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

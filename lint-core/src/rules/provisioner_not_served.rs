@@ -25,6 +25,8 @@ pub const RULE: Rule = Rule {
                          `--enable-hostpath-provisioner`, still provisions: say so with `--kube-version` if it is an \
                          older release.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -32,12 +34,7 @@ pub const RULE: Rule = Rule {
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let w = ctx.sim;
     let version = ctx.options.kube_version;
-    for sc in ctx
-        .index
-        .classes
-        .iter()
-        .filter(|s| !ctx.index.is_rejected(s.obj))
-    {
+    for sc in ctx.index.accepted_classes() {
         let Some(class) = w.class(&sc.name) else {
             continue;
         };

@@ -18,25 +18,15 @@ pub const RULE: Rule = Rule {
         known_problems: "The recycler pod's exact failure message depends on the node and the NFS server; pvlint predicts the \
                          event reason (VolumeFailedRecycle), not its full text.",
     },
+    scope: Scope::Both,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let w = ctx.sim;
-    for pv in ctx
-        .index
-        .pvs
-        .iter()
-        .filter(|p| !ctx.index.is_rejected(p.obj))
-    {
-        let Some(policy) = &pv.reclaim else { continue };
-        if policy.value != ReclaimPolicy::Recycle {
-            continue;
-        }
-        let Some(vid) = ctx.volume_of(pv.obj) else {
-            continue;
-        };
+    for (pv, policy, vid) in ctx.volumes_with_policy(ReclaimPolicy::Recycle) {
         let later = w.if_released(vid, false);
         // No recycler for this kind of volume at all (only nfs and hostPath have one).
         let no_recycler = matches!(&later.storage, Storage::RecycleFailed { error } if error == "no recycler plugin");
@@ -45,9 +35,15 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 "when its claim is deleted the PV goes Released, a recycler pod wipes {} (rm -rf) and the PV is Available again",
                 pv.backing_storage()
             ),
-            _ => format!(
+            Storage::Kept
+            | Storage::Provisioned { .. }
+            | Storage::Deleted { .. }
+            | Storage::LeftToProvisioner { .. }
+            | Storage::DeleteFailed { .. }
+            | Storage::RecycleFailed { .. }
+            | Storage::Leaked => format!(
                 "when its claim is deleted the PV goes Failed{} and needs an admin",
-                later.event.as_ref().map(|e| format!(" (Warning {:?} \"{}\")", e.reason, e.message)).unwrap_or_default()
+                later.event.as_ref().map(|e| format!(" (Warning {} \"{}\")", e.reason, e.message)).unwrap_or_default()
             ),
         };
         sink.report(

@@ -23,6 +23,8 @@ pub const RULE: Rule = Rule {
                          of the input (another apply set) defines the same object at a served version, the file is \
                          taken for a variant kept for older clusters and the finding is informational.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Written,
 };

@@ -34,6 +34,8 @@ pub const RULE: Rule = Rule {
                          off by default, the API server drops the field and nothing is reported (`--kube-version`); \
                          a cluster that turned the gate on earlier is not modelled.",
     },
+    scope: Scope::Both,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -52,9 +54,8 @@ enum Fate {
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for w in ctx
         .index
-        .workloads
-        .iter()
-        .filter(|w| w.kind == WorkloadKind::StatefulSet && !ctx.index.is_rejected(w.obj))
+        .accepted_workloads()
+        .filter(|w| w.kind == WorkloadKind::StatefulSet)
     {
         let triggers = [
             (w.retention.when_scaled.clone(), Trigger::Scaled),
@@ -193,11 +194,9 @@ fn report(
             ),
         ),
     };
-    let consequence = Consequence {
-        storage: Some(StorageFate::Deleted),
-        ..Consequence::said(summary)
-    }
-    .assuming(assumptions);
+    let consequence = Consequence::said(summary)
+        .with_storage(StorageFate::Deleted)
+        .assuming(assumptions);
     sink.report(ctx, w.obj, field, headline)
         .consequence(consequence)
         .help("Retain (the default) keeps the claims; a StorageClass with reclaimPolicy: Retain keeps the volumes when claims are deleted")

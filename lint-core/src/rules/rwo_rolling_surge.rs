@@ -29,6 +29,8 @@ pub const RULE: Rule = Rule {
                          or with affinity that keeps it on the old node, it completes. For a driver it does not know, \
                          pvlint assumes the volume attaches (as block storage does), and says so.",
     },
+    scope: Scope::Both,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -38,7 +40,7 @@ const RECREATE: &str = "strategy:\n  type: Recreate";
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
     let sim = ctx.sim;
-    for w in ix.workloads.iter().filter(|w| !ix.is_rejected(w.obj)) {
+    for w in ix.accepted_workloads() {
         let Some(Strategy::RollingUpdate {
             max_surge,
             max_unavailable,
@@ -113,7 +115,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         .push(Assumption::DriverAttaches(Str::from(attach.why())).describe());
                 }
                 // A required anti-affinity on the node sends the new pod elsewhere for sure.
-                assumptions.extend(super::node_spread_assumption(sim, &w.placement));
+                assumptions.extend(node_spread_assumption(sim, &w.placement));
                 // The input's one-node hint makes several nodes unlikely: informational.
                 let one_node = (w.placement != Placement::Apart)
                     .then(|| sim.one_node_hint())
@@ -136,14 +138,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             };
             let f = sink.report(ctx, w.obj, field, headline);
             f.severity(sev)
-                .consequence(Consequence {
-                    summary: Str::from(format!("{resolved}: {outcome}")),
-                    subject: None,
-                    phase: None,
-                    event: None,
-                    storage: None,
-                    assumptions: assumption.into_iter().map(Str::from).collect(),
-                })
+                .consequence(Consequence::said(format!("{resolved}: {outcome}")).assuming(assumption.into_iter().map(Str::from).collect()))
                 .help("Recreate stops the old pod first; maxSurge: 0 with maxUnavailable: 1 does the same for one replica; a StatefulSet gives each pod its own claim")
                 .suggest("use the Recreate strategy", Some(RECREATE))
                 .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {name}"));

@@ -28,6 +28,8 @@ pub const RULE: Rule = Rule {
                          Replace deletes the active Job in the background, and its pod may still hold the volume \
                          for its grace period when the next one starts (not reported).",
     },
+    scope: Scope::Both,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -43,7 +45,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
 fn overlapping_runs(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
     let sim = ctx.sim;
-    for w in ix.workloads.iter().filter(|w| !ix.is_rejected(w.obj)) {
+    for w in ix.accepted_workloads() {
         let Some((Concurrency::Allow, policy_field)) = &w.concurrency else {
             continue;
         };
@@ -101,7 +103,7 @@ fn overlapping_runs(ctx: &Context<'_>, sink: &mut Sink<'_>) {
 fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
     let sim = ctx.sim;
-    for w in ix.workloads.iter().filter(|w| !ix.is_rejected(w.obj)) {
+    for w in ix.accepted_workloads() {
         let (pods, field) = match &w.pods {
             PodCount::Fixed { count, field } if *count > 1 => (
                 match w.kind {
@@ -114,7 +116,7 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             _ => continue,
         };
         for (use_, cid, c) in ctx.exclusive_claims(w) {
-            let kind = format!("{:?}", w.kind);
+            let kind = w.kind.as_str();
             let name = &c.key.name;
             let (headline, summary, sev, assumption) = if c.spec.modes.has_rwop() {
                 (
@@ -148,7 +150,7 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         }
                         // Forced apart by a required anti-affinity: on different nodes for sure
                         // (beyond the first, those pods stay Pending if nodes run out).
-                        assumptions.extend(super::node_spread_assumption(sim, &w.placement));
+                        assumptions.extend(node_spread_assumption(sim, &w.placement));
                 // The input's one-node hint makes several nodes unlikely: informational.
                 let one_node = (w.placement != Placement::Apart)
                     .then(|| sim.one_node_hint())
@@ -171,14 +173,7 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             };
             let f = sink.report(ctx, w.obj, &field, headline);
             f.severity(sev)
-                .consequence(Consequence {
-                    summary: Str::from(summary),
-                    subject: None,
-                    phase: None,
-                    event: None,
-                    storage: None,
-                    assumptions: assumption.into_iter().map(Str::from).collect(),
-                })
+                .consequence(Consequence::said(summary).assuming(assumption.into_iter().map(Str::from).collect()))
                 .help("a StatefulSet with volumeClaimTemplates gives each pod its own claim; ReadWriteMany lets pods share one")
                 .related(ctx, w.obj, &use_.claim.field, format!("mounts claim {name}"));
             if let Some(view) = ctx.view_of(cid) {

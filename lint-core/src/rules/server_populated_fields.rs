@@ -27,30 +27,15 @@ pub const RULE: Rule = Rule {
                          input, which is user data. A warning for volumes and claims, and wherever a \
                          resourceVersion makes every re-apply fail; elsewhere only informational.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Written,
 };
 
-const META_FIELDS: &[&str] = &[
-    "uid",
-    "resourceVersion",
-    "creationTimestamp",
-    "selfLink",
-    "generation",
-    "managedFields",
-    "deletionTimestamp",
-    "deletionGracePeriodSeconds",
-];
-
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let status_subresources = status_subresources(ctx);
-    for (id, obj) in ctx
-        .index
-        .objects
-        .iter()
-        .enumerate()
-        .filter(|(id, _)| !ctx.index.is_superseded(*id))
-    {
+    for (id, obj) in ctx.index.current_objects() {
         if !crate::model::reaches_api_server(&obj.api_version, &obj.kind) {
             continue;
         }
@@ -61,13 +46,17 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .and_then(crate::node::Node::as_map)
             .unwrap_or_default();
         for e in meta {
-            if META_FIELDS.contains(&e.key.as_str()) && !e.value.is_null() {
+            if kube::SERVER_POPULATED_METADATA.contains(&e.key.as_str()) && !e.value.is_null() {
                 let path = format!("metadata.{}", e.key);
                 found.push((path.clone(), obj.key_field(&path)));
             }
         }
         // Point at the most telling field first: uid, then resourceVersion, ...
-        found.sort_by_key(|(p, _)| META_FIELDS.iter().position(|f| p.ends_with(f)));
+        found.sort_by_key(|(p, _)| {
+            kube::SERVER_POPULATED_METADATA
+                .iter()
+                .position(|f| p.ends_with(f))
+        });
         // `status: {}` (kubectl create --dry-run, kompose) is not a mark of an export. Nor is
         // `status: {loadBalancer: {}}` (kompose), or controller-gen's CRD stanza
         // (`acceptedNames: {kind: "", plural: ""}, conditions: [], storedVersions: []`):

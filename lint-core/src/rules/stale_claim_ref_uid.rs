@@ -26,6 +26,8 @@ pub const RULE: Rule = Rule {
         known_problems: "Re-applying an export to the very cluster it came from is harmless (the claim there has that UID); \
                          without `--cluster-state` pvlint cannot tell that cluster from another and reports it.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

@@ -34,6 +34,8 @@ pub const RULE: Rule = Rule {
                          a few minutes later, the detach is failing. Volumes whose unique name pvlint cannot derive \
                          (non-CSI) are judged without status.volumesInUse.",
     },
+    scope: Scope::Cluster,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -184,7 +186,7 @@ fn report(
         )))
     .help(help);
     if !stuck {
-        f.severity(crate::Severity::Info);
+        f.severity(Severity::Info);
     }
     if let Some(pod_node) = &waiting.node {
         f.related.push(crate::finding::Related {

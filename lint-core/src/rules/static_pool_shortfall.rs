@@ -24,6 +24,8 @@ pub const RULE: Rule = Rule {
                          left Pending does not. A class used only by the input's static volumes is assumed to have no \
                          StorageClass behind it; the finding is then a warning that says so.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -32,9 +34,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
     let w = ctx.sim;
     for sts in ix
-        .workloads
-        .iter()
-        .filter(|x| x.kind == WorkloadKind::StatefulSet && !ix.is_rejected(x.obj))
+        .accepted_workloads()
+        .filter(|x| x.kind == WorkloadKind::StatefulSet)
     {
         let PodCount::Fixed { count, field } = &sts.pods else {
             continue;

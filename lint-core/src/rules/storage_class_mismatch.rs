@@ -23,6 +23,8 @@ pub const RULE: Rule = Rule {
         known_problems: "When the claim's class comes from a default class pvlint only assumes the cluster has, the mismatch \
                          rests on that assumption and is reported as a warning that says so.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

@@ -22,6 +22,8 @@ pub const RULE: Rule = Rule {
                          `--cluster-state` or `--complete` a class missing from the input is assumed to exist: the finding \
                          is then informational, or a warning when the name is one edit away from a class the input defines.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -87,16 +89,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 f.consequence(ctx.claim_consequence(c));
             }
             None => {
-                f.consequence(Consequence {
-                    summary: Str::from(format!(
+                f.consequence(Consequence::said(format!(
                         "if the cluster has no StorageClass {name} either, the claim stays Pending (Warning ProvisioningFailed \"storageclass.storage.k8s.io \\\"{name}\\\" not found\"); pvlint assumed it exists"
-                    )),
-                    subject: None,
-                    phase: None,
-                    event: None,
-                    storage: None,
-                    assumptions: vec![Str::from(Assumption::ClassExists(Str::from(name.as_str())).describe())],
-                });
+                    )).assuming(vec![Str::from(Assumption::ClassExists(Str::from(name.as_str())).describe())]));
             }
         }
         f.root_cause(CauseKey::ClassNotFound(ctx.subject_of(pvc)));
@@ -133,16 +128,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             format!("{what}{others} uses StorageClass {name}, assumed to exist"),
         );
         f.severity(Severity::Info)
-            .consequence(Consequence {
-                summary: Str::from(format!(
+            .consequence(Consequence::said(format!(
                     "StorageClass {name} is not in the input; if the cluster has none either, the claim stays Pending (Warning ProvisioningFailed \"storageclass.storage.k8s.io \\\"{name}\\\" not found\")"
-                )),
-                subject: None,
-                phase: None,
-                event: None,
-                storage: None,
-                assumptions: vec![Str::from(Assumption::ClassExists(Str::from(name)).describe())],
-            })
+                )).assuming(vec![Str::from(Assumption::ClassExists(Str::from(name)).describe())]))
             .root_cause(CauseKey::ClassNotFound(ctx.subject_of(first)));
         if known.is_empty() {
             f.help("check the class name with `kubectl get storageclass`");

@@ -29,6 +29,8 @@ pub const RULE: Rule = Rule {
                          knows is assumed to refuse selectors too (as the common ones do), and its clones are not \
                          judged.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

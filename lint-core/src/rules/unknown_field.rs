@@ -24,6 +24,8 @@ pub const RULE: Rule = Rule {
         known_problems: "Inside pod specs and containers pvlint knows only the fields it reads: an unknown key there \
                          is reported only when it is one edit away from a known one.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Written,
 };
@@ -32,10 +34,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let strict = ctx.options.field_validation.is_strict();
     for (id, obj) in ctx
         .index
-        .objects
-        .iter()
-        .enumerate()
-        .filter(|(id, _)| !ctx.index.is_superseded(*id))
+        .current_objects()
         // A partial patch is left out (kustomize completes it); its fields are not judged.
         .filter(|(id, o)| !(o.from_patch && ctx.index.is_rejected(*id)))
     {

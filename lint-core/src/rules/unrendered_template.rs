@@ -28,6 +28,8 @@ pub const RULE: Rule = Rule {
                          recognised only when its kustomization file is in the same run (lint the folder, not the \
                          patch alone).",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

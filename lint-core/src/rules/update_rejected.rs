@@ -41,6 +41,8 @@ pub const RULE: Rule = Rule {
                          an update before a validating webhook sees it, so the policy never sees these \
                          (see its README).",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Written,
 };
@@ -80,20 +82,13 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if !assumptions.is_empty() {
             f.severity(Severity::Warning);
         }
-        f.consequence(Consequence {
-            summary: Str::from(summary),
-            subject: None,
-            phase: None,
-            event: None,
-            storage: None,
-            assumptions,
-        })
-        .help(match &obj.namespace {
-            Some(ns) => first.fix.replace(
-                "statefulset NAME",
-                &format!("statefulset {} -n {ns}", obj.name),
-            ),
-            None => first.fix.to_string(),
-        });
+        f.consequence(Consequence::said(summary).assuming(assumptions))
+            .help(match &obj.namespace {
+                Some(ns) => first.fix.replace(
+                    "statefulset NAME",
+                    &format!("statefulset {} -n {ns}", obj.name),
+                ),
+                None => first.fix.to_string(),
+            });
     }
 }

@@ -20,6 +20,8 @@ pub const RULE: Rule = Rule {
         known_problems: "A deleter that failed for a passing reason (the storage backend was down) may succeed on the next try; \
                          pvlint reports the volume while its status says Failed.",
     },
+    scope: Scope::Cluster,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -46,37 +48,18 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .as_deref()
             .map(|m| format!("the controller says \"{m}\""))
             .unwrap_or_else(|| "the controller left no status.message".into());
-        let next = match &retry.storage {
-            Storage::DeleteFailed { error } | Storage::RecycleFailed { error } => {
-                let again = if status.message.as_deref() == Some(error.as_str()) {
-                    "the same way".to_string()
-                } else {
-                    format!("again: {error}")
-                };
-                format!("the controller retries on every resync and, on Kubernetes {}, fails {again}; {} stays until deleted by hand", ctx.options.kube_version, v.backing)
-            }
-            Storage::Deleted { plugin } => format!("on its next try {plugin} deletes {} and the PV object", v.backing),
-            Storage::LeftToProvisioner { provisioner } => format!("{provisioner} deletes {} on its next try, if the cause of the failure is gone", v.backing),
-            Storage::Recycled => "on its next try the recycler wipes it and offers it again, if the cause of the failure is gone".into(),
-            _ => format!("{} stays", v.backing),
-        };
+        let next = retry.storage.on_retry(
+            &v.backing,
+            ctx.options.kube_version,
+            status.message.as_deref(),
+        );
         let f = sink.report(
             ctx,
             pv.obj,
             &phase.field,
-            format!(
-                "PersistentVolume {} is Failed ({:?})",
-                v.name, v.spec.reclaim
-            ),
+            format!("PersistentVolume {} is Failed ({})", v.name, v.spec.reclaim),
         );
-        f.consequence(Consequence {
-            summary: Str::from(format!("{reported}; {next}")),
-            subject: None,
-            phase: Some(Phase::Failed),
-            event: None,
-            storage: Some(StorageFate::Kept),
-            assumptions: Vec::new(),
-        })
+        f.consequence(Consequence::said(format!("{reported}; {next}")).with_phase(Phase::Failed).with_storage(StorageFate::Kept))
         .recorded(live, "PersistentVolume", "", &v.name)
         .help("delete the storage by hand and then the PV, or keep it: set persistentVolumeReclaimPolicy: Retain and remove spec.claimRef")
         .suggest(

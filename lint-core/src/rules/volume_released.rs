@@ -24,6 +24,8 @@ pub const RULE: Rule = Rule {
         known_problems: "Which claim binds the volume is decided among the claims that are waiting at the time of the scan; \
                          one created later may take it first.",
     },
+    scope: Scope::Cluster,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };
@@ -93,7 +95,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             } => {
                 let c = w.claim(claim);
                 let mut help = format!(
-                    "removing its spec.claimRef lets claim {} (now {:?}) bind it, with the data it holds",
+                    "removing its spec.claimRef lets claim {} (now {}) bind it, with the data it holds",
                     c.key,
                     c.phase()
                 );

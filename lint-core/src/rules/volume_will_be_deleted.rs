@@ -21,6 +21,8 @@ pub const RULE: Rule = Rule {
         known_problems: "For CSI volumes the deletion is the external provisioner's: pvlint assumes it runs and honours Delete. \
                          Without a cluster state, a claim missing from the input counts as missing.",
     },
+    scope: Scope::Manifests,
+    since: "0.1.0",
     check,
     reads: Reads::Simulation,
 };

@@ -3,7 +3,7 @@
 //! a claim Pending) marks it [`Role::Consequence`], and it is dropped when the cause is reported.
 
 use super::state::ClaimKey;
-use crate::node::Str;
+use crate::string::Str;
 
 /// A claim, or every claim a StatefulSet's volumeClaimTemplate creates.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,8 +39,6 @@ pub enum CauseKey {
     ImplicitDefault(Subject),
     /// A claim that matches nothing, for no more specific reason.
     Unbindable(Subject),
-    /// A claim Lost for no more specific reason.
-    Lost(Subject),
     /// A volume whose storage is deleted for no more specific reason.
     Deleted { volume: Str },
     /// Admission refuses the claim (several default classes before 1.26).
@@ -66,52 +64,8 @@ pub(crate) fn of_claim(w: &World, id: ClaimId) -> Option<CauseKey> {
     Some(match &c.state {
         ClaimState::Bound { .. } => return None,
         ClaimState::Rejected(_) => CauseKey::Admission,
-        ClaimState::Lost(Lost::NoVolumeName) => CauseKey::NoVolumeName(subject()),
-        ClaimState::Lost(Lost::VolumeMissing { .. }) => CauseKey::Dangling(subject()),
-        ClaimState::Lost(Lost::Misbound { volume, claim_ref }) => {
-            let volume = w.volume(*volume).name.clone();
-            if claim_ref.key == c.key && !claim_ref.uid.is_empty() {
-                CauseKey::StaleUid { volume }
-            } else {
-                CauseKey::Conflict { volume }
-            }
-        }
-        ClaimState::Pending(p) => match p {
-            Pending::VolumeTaken {
-                volume, stale_uid, ..
-            } => {
-                let volume = w.volume(*volume).name.clone();
-                if *stale_uid {
-                    CauseKey::StaleUid { volume }
-                } else {
-                    CauseKey::Conflict { volume }
-                }
-            }
-            Pending::VolumeMismatch { .. } => CauseKey::Prebound(subject()),
-            Pending::VolumeMissing { .. } => CauseKey::Dangling(subject()),
-            Pending::New | Pending::WaitForFirstConsumer { .. } => return None,
-            _ if c.template_of.is_some() && w.is_static_pool_claim(id) => CauseKey::Pool {
-                namespace: c.key.namespace.clone(),
-                statefulset: c
-                    .template_of
-                    .as_ref()
-                    .map(|t| t.statefulset.clone())
-                    .unwrap_or_default(),
-            },
-            _ if w.reserved_and_skipped(id) => CauseKey::Prebound(subject()),
-            _ if matches!(
-                c.class_source,
-                ClassSource::Admission | ClassSource::Retroactive
-            ) =>
-            {
-                CauseKey::ImplicitDefault(subject())
-            }
-            Pending::ClassNotFound { .. } => CauseKey::ClassNotFound(subject()),
-            Pending::ProvisionerUnavailable { class, .. } => CauseKey::ProvisionerUnavailable {
-                class: class.clone(),
-            },
-            _ => CauseKey::Unbindable(subject()),
-        },
+        ClaimState::Lost(l) => l.cause(w, c, subject()),
+        ClaimState::Pending(p) => return p.cause(w, id),
     })
 }
 

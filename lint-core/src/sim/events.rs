@@ -1,8 +1,107 @@
 //! The events the controller emits, built from typed reasons in one place, with the texts of
 //! pkg/controller/volume/persistentvolume/pv_controller.go.
 
+use serde::{Deserialize, Serialize};
+
 use super::state::*;
 use super::World;
+use crate::string::Str;
+
+/// Event type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EventType {
+    Normal,
+    Warning,
+}
+
+crate::string::named!(EventType {
+    Normal => "Normal",
+    Warning => "Warning",
+});
+
+crate::string::named!(Reason {
+    FailedBinding => "FailedBinding",
+    VolumeMismatch => "VolumeMismatch",
+    ProvisioningFailed => "ProvisioningFailed",
+    ExternalProvisioning => "ExternalProvisioning",
+    ProvisioningSucceeded => "ProvisioningSucceeded",
+    WaitForFirstConsumer => "WaitForFirstConsumer",
+    ClaimLost => "ClaimLost",
+    ClaimMisbound => "ClaimMisbound",
+    VolumeFailedDelete => "VolumeFailedDelete",
+    VolumeFailedRecycle => "VolumeFailedRecycle",
+    VolumeRecycled => "VolumeRecycled",
+    VolumeUnknownReclaimPolicy => "VolumeUnknownReclaimPolicy",
+    ExternalExpanding => "ExternalExpanding",
+});
+
+/// The event reasons the controllers emit that pvlint predicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Reason {
+    FailedBinding,
+    VolumeMismatch,
+    ProvisioningFailed,
+    ExternalProvisioning,
+    ProvisioningSucceeded,
+    WaitForFirstConsumer,
+    ClaimLost,
+    ClaimMisbound,
+    VolumeFailedDelete,
+    VolumeFailedRecycle,
+    VolumeRecycled,
+    VolumeUnknownReclaimPolicy,
+    /// The expand controller hands a bigger request of a Bound claim to an external resizer.
+    ExternalExpanding,
+}
+
+/// A Kubernetes event: type, reason and message as the controller writes them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    #[serde(rename = "type")]
+    pub kind: EventType,
+    pub reason: Reason,
+    pub message: Str,
+    /// Recorded on the way, not in the final state: the controller emits it before what ends
+    /// the story (a pod arriving, a volume created later in the same apply), and may not emit
+    /// it at all when the timing differs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub transient: bool,
+}
+
+impl Event {
+    /// The event as a finding's consequence shows it.
+    pub fn into_text(self) -> crate::finding::EventText {
+        crate::finding::EventText {
+            kind: Str::from_static(self.kind.as_str()),
+            reason: Str::from_static(self.reason.as_str()),
+            message: self.message,
+        }
+    }
+
+    pub(crate) fn normal(reason: Reason, message: impl Into<Str>) -> Event {
+        Event {
+            kind: EventType::Normal,
+            reason,
+            message: message.into(),
+            transient: false,
+        }
+    }
+
+    pub(crate) fn warning(reason: Reason, message: impl Into<Str>) -> Event {
+        Event {
+            kind: EventType::Warning,
+            reason,
+            message: message.into(),
+            transient: false,
+        }
+    }
+
+    /// The same event, emitted on the way only.
+    pub(crate) fn on_the_way(mut self) -> Event {
+        self.transient = true;
+        self
+    }
+}
 
 /// The Normal ExternalProvisioning text (1.28+; earlier releases worded it differently).
 pub fn external_provisioning(provisioner: &str) -> Event {
@@ -44,39 +143,6 @@ pub fn volume_taken(volume: &str) -> Event {
 }
 
 impl World {
-    /// The event a claim Pending for this reason gets (None: the controller emits none).
-    pub fn pending_event(&self, p: &Pending) -> Option<Event> {
-        match p {
-            Pending::New | Pending::VolumeMissing { .. } | Pending::AttributesClassUnsupported => {
-                None
-            }
-            Pending::WaitForFirstConsumer { .. } => Some(wait_for_first_consumer()),
-            Pending::NoMatchNoClass => Some(no_match_no_class()),
-            Pending::ClassNotFound { class, .. } => Some(class_not_found(class)),
-            Pending::ProvisionerUnavailable { error, .. } => {
-                Some(Event::warning(Reason::ProvisioningFailed, error.clone()))
-            }
-            // sig-storage-lib-external-provisioner's provisionClaimOperation.
-            Pending::ProvisionerRefuses { class, error, .. } => Some(Event::warning(
-                Reason::ProvisioningFailed,
-                format!("failed to provision volume with StorageClass \"{class}\": {error}"),
-            )),
-            Pending::VolumeMismatch { volume, mismatches } => {
-                let name = &self.volume(*volume).name;
-                mismatches.first().map(|m| {
-                    Event::warning(
-                        Reason::VolumeMismatch,
-                        format!(
-                            "Cannot bind to requested volume \"{name}\": {}",
-                            m.upstream_error(name)
-                        ),
-                    )
-                })
-            }
-            Pending::VolumeTaken { volume, .. } => Some(volume_taken(&self.volume(*volume).name)),
-        }
-    }
-
     /// The event a Lost claim got when it went Lost (the controller emits none after): the one
     /// it recorded, or the one its reason gives.
     pub fn lost_event_of(&self, id: ClaimId) -> Option<Event> {
@@ -90,25 +156,7 @@ impl World {
                 .rev()
                 .find(|e| matches!(e.reason, Reason::ClaimLost | Reason::ClaimMisbound))
                 .cloned()
-                .unwrap_or_else(|| self.lost_event(l)),
+                .unwrap_or_else(|| l.event()),
         )
-    }
-
-    /// The event a claim Lost for this reason gets.
-    pub fn lost_event(&self, l: &Lost) -> Event {
-        match l {
-            Lost::NoVolumeName => Event::warning(
-                Reason::ClaimLost,
-                "Bound claim has lost reference to PersistentVolume. Data on the volume is lost!",
-            ),
-            Lost::VolumeMissing { .. } => Event::warning(
-                Reason::ClaimLost,
-                "Bound claim has lost its PersistentVolume. Data on the volume is lost!",
-            ),
-            Lost::Misbound { .. } => Event::warning(
-                Reason::ClaimMisbound,
-                "Two claims are bound to the same volume, this one is bound incorrectly",
-            ),
-        }
     }
 }

@@ -21,7 +21,7 @@ pub(crate) struct VolumeIndex {
     /// Access-mode sets of existing volumes, fewest modes first.
     groups: Vec<AccessModes>,
     /// Available volumes without claimRef, by (modes, class), sorted by (capacity, id).
-    free: HashMap<(AccessModes, crate::node::Str), BTreeSet<(u128, u32)>>,
+    free: HashMap<(AccessModes, crate::string::Str), BTreeSet<(u128, u32)>>,
     /// Volumes whose claimRef names a claim, by that claim.
     reserved: HashMap<ClaimKey, Vec<VolumeId>>,
 }
@@ -216,7 +216,7 @@ impl World {
         let set = self
             .index
             .free
-            .get(&(group, crate::node::Str::new(class)))?;
+            .get(&(group, crate::string::Str::new(class)))?;
         let mut best: Option<(u128, VolumeId)> = None;
         let mut tied = Vec::new();
         for &(cap, i) in set.range((req, 0)..) {

@@ -10,7 +10,7 @@ use super::World;
 use crate::binding::attach::provisioned_source;
 use crate::binding::VolumeSpec;
 use crate::kube::{self, ReclaimPolicy};
-use crate::node::Str;
+use crate::string::Str;
 
 /// Why kube-controller-manager cannot provision for an in-tree `kubernetes.io/*` provisioner
 /// that CSI migration does not serve (`findProvisionablePlugin`): the ProvisioningFailed
@@ -156,7 +156,7 @@ impl World {
     }
 
     fn pend_claim(&mut self, id: ClaimId, p: Pending) -> bool {
-        let e = self.pending_event(&p);
+        let e = p.event(self);
         self.set_claim(id, ClaimState::Pending(p), e)
     }
 

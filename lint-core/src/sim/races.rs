@@ -15,7 +15,7 @@ impl World {
         let version = self.options.kube_version;
         // Volumes taken during this run by a best-match binding, by (modes, class).
         let mut taken: HashMap<
-            (crate::kube::AccessModes, crate::node::Str),
+            (crate::kube::AccessModes, crate::string::Str),
             Vec<(VolumeId, ClaimId)>,
         > = HashMap::new();
         for (cid, c) in self.claims() {
@@ -64,7 +64,7 @@ impl World {
                     let rival = self
                         .index
                         .groups_for(c.spec.modes)
-                        .filter_map(|g| taken.get(&(g, crate::node::Str::new(&class))))
+                        .filter_map(|g| taken.get(&(g, crate::string::Str::new(&class))))
                         .flatten()
                         .find(|(v, winner)| {
                             let vol = self.volume(*v);

@@ -8,8 +8,8 @@ use super::state::*;
 use super::World;
 use crate::binding::SourceKind;
 use crate::kube::{self, ReclaimPolicy};
-use crate::node::Str;
 use crate::options::KubeVersion;
+use crate::string::Str;
 
 /// HonorPVReclaimPolicy: alpha 1.23 (off), beta 1.31 (on), GA 1.33.
 pub fn honor_reclaim_policy(v: KubeVersion) -> bool {

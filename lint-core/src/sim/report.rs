@@ -8,7 +8,6 @@ use super::state::*;
 use super::World;
 use crate::binding::fit::Mismatch;
 use crate::finding::ObjectRef;
-use crate::kube::ReclaimPolicy;
 use crate::model::ObjId;
 
 pub const SCHEMA: &str = "pvlint-simulation/v1";
@@ -22,12 +21,24 @@ pub struct Located {
     pub line: u32,
 }
 
+/// Where a claim or a volume of the simulation comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OriginKind {
+    /// The cluster state.
+    Cluster,
+    /// A manifest.
+    Manifest,
+    /// A StatefulSet's volumeClaimTemplate.
+    Statefulset,
+    /// Dynamic provisioning.
+    Provisioned,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OriginOut {
-    /// `cluster`, `manifest`, `statefulset` (a claim created from a volumeClaimTemplate) or
-    /// `provisioned` (a volume dynamic provisioning created).
-    pub kind: String,
+    pub kind: OriginKind,
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub at: Option<Located>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -44,8 +55,8 @@ pub struct ClaimOutcome {
     pub volume: Option<String>,
     /// The class after admission (`null`: none).
     pub class: Option<String>,
-    /// `written`, `admission` (DefaultStorageClass), `retroactive` (the controller) or `none`.
-    pub class_source: String,
+    /// Who gave it its class.
+    pub class_source: ClassSource,
     pub events: Vec<Event>,
     /// Why it ends in this phase.
     pub why: String,
@@ -68,10 +79,7 @@ pub struct ClaimOutcome {
 #[serde(rename_all = "camelCase")]
 pub struct LinkOut {
     pub volume: String,
-    /// Bound: `bestMatch`, `claimRef` (the volume's claimRef reserves it), `volumeName` (the
-    /// claim names it), `namedEachOther`, `provisioned`, `alreadyBound`, `rebound`. Lost:
-    /// `misbound`, `volumeMissing`. Pending: `mismatch`, `taken`, `volumeMissing`.
-    pub how: String,
+    pub how: LinkHow,
     /// The fit checks that fail (`mismatch`), or that binding skipped although they fail
     /// (`claimRef`, `namedEachOther`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -82,6 +90,34 @@ pub struct LinkOut {
     /// `bestMatch`: equally good volumes (which one binds is random).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tied: Vec<String>,
+}
+
+/// How a claim relates to the volume of its link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LinkHow {
+    /// Bound: FindMatchingVolume's smallest match.
+    BestMatch,
+    /// Bound: the volume's claimRef reserves it.
+    ClaimRef,
+    /// Bound: the claim names it.
+    VolumeName,
+    /// Bound: both name each other.
+    NamedEachOther,
+    /// Bound: provisioned for it.
+    Provisioned,
+    /// Bound in the cluster state.
+    AlreadyBound,
+    /// Bound again (its volume had no claimRef).
+    Rebound,
+    /// Lost: the volume's claimRef names another claim or UID.
+    Misbound,
+    /// Lost or Pending: the volume it names does not exist.
+    VolumeMissing,
+    /// Pending: the volume it names fails the fit checks.
+    Mismatch,
+    /// Pending: the volume it names is another claim's.
+    Taken,
 }
 
 /// A fit check's name in JSON.
@@ -99,12 +135,46 @@ fn check_id(m: &Mismatch) -> String {
     .into()
 }
 
+/// What happens to a volume's storage (the simulation's `Storage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Fate {
+    Kept,
+    Provisioned,
+    Deleted,
+    LeftToProvisioner,
+    Recycled,
+    DeleteFailed,
+    RecycleFailed,
+    Leaked,
+}
+
+impl Fate {
+    /// The fate as the JSON output writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fate::Kept => "kept",
+            Fate::Provisioned => "provisioned",
+            Fate::Deleted => "deleted",
+            Fate::LeftToProvisioner => "leftToProvisioner",
+            Fate::Recycled => "recycled",
+            Fate::DeleteFailed => "deleteFailed",
+            Fate::RecycleFailed => "recycleFailed",
+            Fate::Leaked => "leaked",
+        }
+    }
+}
+
+impl std::fmt::Display for Fate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StorageOut {
-    /// `kept`, `provisioned`, `deleted`, `leftToProvisioner`, `recycled`, `deleteFailed`,
-    /// `recycleFailed` or `leaked`.
-    pub fate: String,
+    pub fate: Fate,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -168,7 +238,7 @@ pub struct Simulation {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<Step>,
     /// Outcomes of applying the manifests that can occur instead, when the controller sees
-    /// the objects in another order (see [`super::timing`]); `claims` is the likely one.
+    /// the objects in another order (see `sim::timing`); `claims` is the likely one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<super::timing::Alternative>,
     /// StatefulSet claims the controller does not create (OrderedReady: an earlier pod never
@@ -185,306 +255,26 @@ pub struct NotCreated {
     pub why: String,
 }
 
-fn class_text(c: &str) -> String {
-    if c.is_empty() {
-        "no class".into()
-    } else {
-        format!("class \"{c}\"")
-    }
-}
-
-impl Assumption {
-    /// The assumption in words.
-    pub fn describe(&self) -> String {
-        match self {
-            Assumption::DefaultClassExists => "the cluster has a default StorageClass (almost every cluster does); pvlint does not know its name or provisioner (--default-class NAME or --no-default-class say what the cluster has)".into(),
-            Assumption::ClassExists(c) => match crate::drivers::platform_class(c) {
-                Some(pc) => format!("StorageClass {c}, which the input does not define, exists in the cluster and is, by its name, {} (provisioner {}) (pass --cluster-state or --complete to check)", pc.installed_by, pc.provisioner),
-                None => format!("StorageClass {c}, which the input does not define, exists in the cluster and provisions volumes (pass --cluster-state or --complete to check)"),
-            },
-            Assumption::ClassReclaimsDelete(c) => format!("{c} gives the volumes it provisions reclaimPolicy Delete, the default (a class with reclaimPolicy: Retain keeps them; pass --cluster-state to check)"),
-            Assumption::RejectedClassOnly(c) => format!("no StorageClass {c} exists besides the one in the input, which the API server rejects (pass --cluster-state or --complete to make this certain)"),
-            Assumption::StaticClassOnly(c) => format!("no StorageClass {c} exists: the input uses \"{c}\" only as a label on its static volumes (pass --cluster-state or --complete to make this certain)"),
-            Assumption::NoOtherVolumes => "the cluster has no PersistentVolume that matches it besides those in the input (pass --cluster-state or --complete to check)".into(),
-            Assumption::NoStaticProvisioner => "no static provisioner (such as sig-storage-local-static-provisioner, which creates local volumes from the disks it finds) creates volumes of this kubernetes.io/no-provisioner class in the cluster".into(),
-            Assumption::SeveralNodesThoughOneNodeVolume { volume, file } => format!("the pods land on different nodes of a cluster of several nodes, although hostPath volume {volume} ({file}) has no nodeAffinity, as only a cluster of one node allows"),
-            Assumption::LocalClusterDefault { tool, file } => format!("the cluster is a {} cluster, as {file} (its config) says, and its default StorageClass {} (rancher.io/local-path) is the one {} installs", tool.name(), tool.default_class(), tool.name()),
-            Assumption::ProvisionerRuns(p) => format!("{p}, which made the volume, runs in this cluster too and deletes its storage (no StorageClass or CSIDriver of the input or the cluster state shows it)"),
-            Assumption::ProvisionerLikeCsi(p) => format!("provisioner {p} refuses, as the CSI external-provisioner and most provisioners do, to provision a claim with a selector"),
-            Assumption::DriverAttaches(why) => format!("the volume attaches to one node at a time ({why}); a CSIDriver object in the input, or --cluster-state, says for sure"),
-            Assumption::PodsOnSeveralNodes => "the scheduler puts the pods on different nodes (a cluster of more than one node where the volume can be used; its default spreading prefers nodes without the workload's pods); on a one-node cluster, or with affinity that keeps them together, they share the node".into(),
-            Assumption::AppliedTogether { file, other } => format!("{file} and {other} are applied together, as pvlint groups a directory's files (or a kustomization's resources) by default; --together or --complete says so for sure"),
-            Assumption::DefinedElsewhere { class, file } => format!("StorageClass {class} is installed in the cluster as {file} defines it (another file of the input, applied on its own)"),
-        }
-    }
-}
-
 impl World {
-    /// A class name for messages.
-    pub fn class_label(&self, name: &str) -> String {
-        if name == super::load::ASSUMED_DEFAULT {
-            "the cluster's default class".into()
-        } else {
-            format!("\"{name}\"")
-        }
-    }
-
-    /// Why a claim ends in its state, in one sentence (no trailing period).
-    pub fn claim_why(&self, id: ClaimId) -> String {
-        let c = self.claim(id);
-        let vname = |v: &VolumeId| self.volume(*v).name.clone();
-        let mut why = match &c.state {
-            ClaimState::Bound { volume, how } => {
-                let v = vname(volume);
-                match how {
-                    BindHow::BestMatch { tied } if tied.is_empty() => {
-                        format!("the controller binds the smallest matching volume, {v}")
-                    }
-                    BindHow::BestMatch { tied } => format!(
-                        "the controller binds a smallest matching volume: {v} (or {}, equally good: which one is chosen at random)",
-                        tied.iter().map(vname).collect::<Vec<_>>().join(", ")
-                    ),
-                    BindHow::ReservedByClaimRef { unchecked } if unchecked.is_empty() => {
-                        format!("volume {v}'s claimRef reserves it for this claim")
-                    }
-                    BindHow::ReservedByClaimRef { unchecked } => format!(
-                        "volume {v}'s claimRef reserves it for this claim, so it binds without the {} check, although {}",
-                        unchecked[0].check(),
-                        unchecked[0].detail()
-                    ),
-                    BindHow::NamedVolume => format!("it names volume {v}, which satisfies it"),
-                    BindHow::NamedEachOther { unchecked } if unchecked.is_empty() => {
-                        format!("it and volume {v} name each other")
-                    }
-                    BindHow::NamedEachOther { unchecked } => format!(
-                        "it and volume {v} name each other, so they bind without checks, although {}",
-                        unchecked[0].detail()
-                    ),
-                    BindHow::Provisioned { provisioner } => {
-                        format!("no existing volume matches it, so {provisioner} provisions {v}")
-                    }
-                    BindHow::AlreadyBound => format!("it is bound to {v} (the volume's claimRef carries its UID)"),
-                    BindHow::Rebound => format!("it is marked bound and volume {v} has no claimRef: the controller binds them again"),
-                }
-            }
-            ClaimState::Pending(p) => self.pending_why(c, p),
-            ClaimState::Lost(l) => match l {
-                Lost::NoVolumeName => "it carries pv.kubernetes.io/bind-completed but has no spec.volumeName".into(),
-                Lost::VolumeMissing { volume } => {
-                    format!("it is marked bound to volume {volume}, which does not exist")
-                }
-                Lost::Misbound { volume, claim_ref } => {
-                    let v = vname(volume);
-                    if claim_ref.key != c.key {
-                        format!("volume {v}'s claimRef names another claim, {}", claim_ref.key)
-                    } else if claim_ref.uid.is_empty() {
-                        format!("volume {v}'s claimRef names it without a UID, and for a bound claim the UIDs must match")
-                    } else if c.origin.side() == Some(Side::Cluster) {
-                        format!("volume {v}'s claimRef.uid {} is not this claim's UID {}", claim_ref.uid, c.uid)
-                    } else {
-                        format!("volume {v}'s claimRef.uid {} can never be the UID this claim gets when it is created", claim_ref.uid)
-                    }
-                }
-            },
-            ClaimState::Rejected(crate::binding::class::AdmissionError::SeveralDefaults { count }) => format!(
-                "admission refuses it: {count} default StorageClasses were found, and Kubernetes {} allows one",
-                self.options.kube_version
-            ),
-        };
-        match c.class_source {
-            ClassSource::Admission => {
-                why = format!(
-                    "no storageClassName, so admission gives it {}; {why}",
-                    self.default_label(c.class_name())
-                )
-            }
-            ClassSource::Retroactive => {
-                why = format!(
-                    "no volume without class matched, so the controller gives it {}; {why}",
-                    self.default_label(c.class_name())
-                )
-            }
-            _ => {}
-        }
-        if let Some(r) = &c.race {
-            why.push_str(&format!(
-                "; claim {} took volume {} first: which claim gets it depends on the order the controller sees them",
-                self.claim(r.winner).key,
-                vname(&r.volume)
-            ));
-        }
-        why
-    }
-
-    fn default_label(&self, name: &str) -> String {
-        if name == super::load::ASSUMED_DEFAULT {
-            "the cluster's default class (assumed to exist)".into()
-        } else {
-            format!("the default class \"{name}\"")
-        }
-    }
-
-    fn pending_why(&self, c: &Claim, p: &Pending) -> String {
-        let class = c.class_name();
-        match p {
-            Pending::New => "it is not synced yet".into(),
-            Pending::WaitForFirstConsumer { class } => format!(
-                "StorageClass {class} binds on first consumer (WaitForFirstConsumer) and no pod in the input uses the claim"
-            ),
-            Pending::NoMatchNoClass => "no volume without a class matches it, and without a class nothing is provisioned".into(),
-            Pending::ClassNotFound { class, assumption } => {
-                let mut s = format!(
-                    "no volume of {} matches it, and StorageClass {class} does not exist",
-                    class_text(class)
-                );
-                if let Some(a) = assumption {
-                    s.push_str(&format!(" (assumed: {})", a.describe()));
-                }
-                s
-            }
-            Pending::ProvisionerUnavailable { provisioner, .. } => format!(
-                "no volume of {} matches it, and kube-controller-manager has no provisioner \"{provisioner}\"",
-                class_text(class)
-            ),
-            Pending::ProvisionerRefuses { provisioner, error, assumption, .. } => {
-                let mut s = format!(
-                    "no volume of {} matches it, and {provisioner} refuses to provision it ({error})",
-                    class_text(class)
-                );
-                if let Some(a) = assumption {
-                    s.push_str(&format!(" (assumed: {})", a.describe()));
-                }
-                s
-            }
-            Pending::AttributesClassUnsupported => format!(
-                "it sets volumeAttributesClassName, which the VolumeAttributesClass feature (off by default in {}) does not allow: matching fails with no event",
-                self.options.kube_version
-            ),
-            Pending::VolumeMissing { volume } => {
-                format!("it names volume {volume}, which does not exist (no event; it waits)")
-            }
-            Pending::VolumeMismatch { volume, mismatches } => format!(
-                "it names volume {}, but {}",
-                self.volume(*volume).name,
-                mismatches.first().map(Mismatch::detail).unwrap_or_default()
-            ),
-            Pending::VolumeTaken { volume, holder, stale_uid } => {
-                let v = &self.volume(*volume).name;
-                if *stale_uid {
-                    format!("volume {v}'s claimRef names it with another UID (a copied claimRef.uid)")
-                } else {
-                    format!("volume {v} is bound to another claim, {}", holder.key)
-                }
-            }
-        }
-    }
-
-    /// Why a volume ends in its state, and what happens to its storage.
-    pub fn volume_why(&self, id: VolumeId) -> String {
-        let v = self.volume(id);
-        let claim = |cr: &ClaimRef| cr.key.to_string();
-        let state = match (v.phase, &v.claim_ref, &v.release) {
-            (_, _, Some(Release::ClaimMissing)) => format!(
-                "its claim {} does not exist, so the controller releases it",
-                v.claim_ref.as_ref().map(claim).unwrap_or_default()
-            ),
-            (_, _, Some(Release::UidMismatch)) => format!(
-                "its claimRef.uid is not the UID of claim {}, so the controller treats that claim as deleted",
-                v.claim_ref.as_ref().map(claim).unwrap_or_default()
-            ),
-            (_, _, Some(Release::ClaimBoundElsewhere { other })) => {
-                format!("its claim is bound to volume {other} and it was provisioned with Delete")
-            }
-            (VolumePhase::Bound, Some(cr), _) => format!("bound to {}", claim(cr)),
-            (_, Some(cr), _) if cr.uid.is_empty() => match v.skipped_by_reserved_claim.as_deref() {
-                Some((_, m)) => format!(
-                    "reserved for {} by claimRef, but that claim skips it: {}",
-                    claim(cr),
-                    m.first().map(Mismatch::detail).unwrap_or_default()
-                ),
-                None => format!("reserved for {} by claimRef", claim(cr)),
-            },
-            (VolumePhase::Available, None, _) => "no claim binds it".into(),
-            _ => String::new(),
-        };
-        let fate = match &v.storage {
-            Storage::Kept if v.release.is_some() && v.spec.reclaim == ReclaimPolicy::Retain => {
-                "reclaimPolicy Retain keeps the storage; it stays Released until an admin removes spec.claimRef".to_string()
-            }
-            Storage::Kept => String::new(),
-            Storage::Provisioned { provisioner } => format!("provisioned by {provisioner}"),
-            Storage::Deleted { plugin } => {
-                format!("reclaimPolicy Delete: kube-controller-manager ({plugin}) deletes {} and the PV object", v.backing)
-            }
-            Storage::LeftToProvisioner { provisioner } => format!(
-                "reclaimPolicy Delete: left Released for {provisioner}, which deletes {}",
-                v.backing
-            ),
-            Storage::Recycled => "reclaimPolicy Recycle wipes the storage (rm -rf) and offers the volume again".into(),
-            Storage::DeleteFailed { .. } => "reclaimPolicy Delete fails: the volume is Failed and the storage stays".into(),
-            Storage::RecycleFailed { .. } => "reclaimPolicy Recycle fails: the volume is Failed".into(),
-            Storage::Leaked => {
-                let mut s = format!(
-                    "the PV object is deleted but nothing deletes {}: it leaks",
-                    v.backing
-                );
-                let external = matches!(v.spec.source, crate::binding::SourceKind::Csi { .. })
-                    || v.migrated_to.is_some()
-                    || v
-                        .provisioned_by
-                        .as_deref()
-                        .is_some_and(|p| !p.starts_with("kubernetes.io/"));
-                if external && super::reclaim::honor_reclaim_policy(self.options.kube_version) {
-                    s.push_str(&format!(
-                        " (assumed: the manifest has no {}; from 1.31 a CSI external-provisioner with HonorPVReclaimPolicy adds it to a Bound volume of its driver, and then deletes the storage)",
-                        crate::kube::FINALIZER_EXTERNAL_PROVISIONER
-                    ));
-                }
-                s
-            }
-        };
-        match (state.is_empty(), fate.is_empty()) {
-            (true, _) => fate,
-            (_, true) => state,
-            _ => format!("{state}; {fate}"),
-        }
-    }
-
-    /// The assumptions the run rests on.
-    pub fn assumptions(&self) -> Vec<Assumption> {
-        // Only assumptions some claim rests on.
-        let used: std::collections::HashSet<&str> =
-            self.claims().map(|(_, c)| c.class_name()).collect();
-        let mut out: Vec<Assumption> = self
-            .classes
-            .iter()
-            .filter(|c| used.contains(c.name.as_str()))
-            .filter_map(|c| c.assumption().cloned())
-            .collect();
-        out.extend(self.static_only.values().cloned());
-        out
-    }
-
     fn origin_out(&self, o: &Origin, locate: &dyn Fn(Side, ObjId) -> Option<Located>) -> OriginOut {
         match *o {
             Origin::Object { side, obj } => OriginOut {
                 kind: match side {
-                    Side::Cluster => "cluster",
-                    Side::Manifest => "manifest",
-                }
-                .into(),
+                    Side::Cluster => OriginKind::Cluster,
+                    Side::Manifest => OriginKind::Manifest,
+                },
                 at: locate(side, obj),
                 ordinal: None,
             },
             Origin::Template {
                 side, obj, ordinal, ..
             } => OriginOut {
-                kind: "statefulset".into(),
+                kind: OriginKind::Statefulset,
                 at: locate(side, obj),
                 ordinal: Some(ordinal),
             },
             Origin::Provisioned { .. } => OriginOut {
-                kind: "provisioned".into(),
+                kind: OriginKind::Provisioned,
                 at: None,
                 ordinal: None,
             },
@@ -493,9 +283,9 @@ impl World {
 
     fn link_out(&self, c: &Claim) -> Option<LinkOut> {
         let name = |v: &VolumeId| self.volume(*v).name.clone();
-        let link = |volume: String, how: &str| LinkOut {
+        let link = |volume: String, how: LinkHow| LinkOut {
             volume,
-            how: how.into(),
+            how,
             checks: Vec::new(),
             holder: None,
             tied: Vec::new(),
@@ -507,40 +297,40 @@ impl World {
                 match how {
                     BindHow::BestMatch { tied } => LinkOut {
                         tied: tied.iter().map(|t| name(t).to_string()).collect(),
-                        ..link(String::from(v), "bestMatch")
+                        ..link(String::from(v), LinkHow::BestMatch)
                     },
                     BindHow::ReservedByClaimRef { unchecked } => LinkOut {
                         checks: checks(unchecked),
-                        ..link(String::from(v), "claimRef")
+                        ..link(String::from(v), LinkHow::ClaimRef)
                     },
-                    BindHow::NamedVolume => link(String::from(v), "volumeName"),
+                    BindHow::NamedVolume => link(String::from(v), LinkHow::VolumeName),
                     BindHow::NamedEachOther { unchecked } => LinkOut {
                         checks: checks(unchecked),
-                        ..link(String::from(v), "namedEachOther")
+                        ..link(String::from(v), LinkHow::NamedEachOther)
                     },
-                    BindHow::Provisioned { .. } => link(String::from(v), "provisioned"),
-                    BindHow::AlreadyBound => link(String::from(v), "alreadyBound"),
-                    BindHow::Rebound => link(String::from(v), "rebound"),
+                    BindHow::Provisioned { .. } => link(String::from(v), LinkHow::Provisioned),
+                    BindHow::AlreadyBound => link(String::from(v), LinkHow::AlreadyBound),
+                    BindHow::Rebound => link(String::from(v), LinkHow::Rebound),
                 }
             }
             ClaimState::Lost(Lost::NoVolumeName) => return None,
             ClaimState::Lost(Lost::VolumeMissing { volume }) => {
-                link(volume.to_string(), "volumeMissing")
+                link(volume.to_string(), LinkHow::VolumeMissing)
             }
             ClaimState::Lost(Lost::Misbound { volume, claim_ref }) => LinkOut {
                 holder: Some(claim_ref.key.to_string()),
-                ..link(String::from(name(volume)), "misbound")
+                ..link(String::from(name(volume)), LinkHow::Misbound)
             },
             ClaimState::Pending(Pending::VolumeMissing { volume }) => {
-                link(volume.to_string(), "volumeMissing")
+                link(volume.to_string(), LinkHow::VolumeMissing)
             }
             ClaimState::Pending(Pending::VolumeMismatch { volume, mismatches }) => LinkOut {
                 checks: checks(mismatches),
-                ..link(String::from(name(volume)), "mismatch")
+                ..link(String::from(name(volume)), LinkHow::Mismatch)
             },
             ClaimState::Pending(Pending::VolumeTaken { volume, holder, .. }) => LinkOut {
                 holder: Some(holder.key.to_string()),
-                ..link(String::from(name(volume)), "taken")
+                ..link(String::from(name(volume)), LinkHow::Taken)
             },
             ClaimState::Pending(_) | ClaimState::Rejected(_) => return None,
         })
@@ -571,13 +361,7 @@ impl World {
                         }
                     })
                     .map(String::from),
-                class_source: match c.class_source {
-                    ClassSource::Written => "written",
-                    ClassSource::Admission => "admission",
-                    ClassSource::Retroactive => "retroactive",
-                    ClassSource::None => "none",
-                }
-                .into(),
+                class_source: c.class_source,
                 events: c.events.clone(),
                 why: self.claim_why(id),
                 order_dependent: c.race.is_some(),
@@ -608,48 +392,7 @@ impl World {
                 gone: !v.exists,
                 terminating: v.exists && v.deleting,
                 claim: v.claim_ref.as_ref().map(|cr| cr.key.to_string()),
-                storage: match &v.storage {
-                    Storage::Kept => StorageOut {
-                        fate: "kept".into(),
-                        by: None,
-                        error: None,
-                    },
-                    Storage::Provisioned { provisioner } => StorageOut {
-                        fate: "provisioned".into(),
-                        by: Some(provisioner.to_string()),
-                        error: None,
-                    },
-                    Storage::Deleted { plugin } => StorageOut {
-                        fate: "deleted".into(),
-                        by: Some(plugin.to_string()),
-                        error: None,
-                    },
-                    Storage::LeftToProvisioner { provisioner } => StorageOut {
-                        fate: "leftToProvisioner".into(),
-                        by: Some(provisioner.to_string()),
-                        error: None,
-                    },
-                    Storage::Recycled => StorageOut {
-                        fate: "recycled".into(),
-                        by: None,
-                        error: None,
-                    },
-                    Storage::DeleteFailed { error } => StorageOut {
-                        fate: "deleteFailed".into(),
-                        by: None,
-                        error: Some(error.to_string()),
-                    },
-                    Storage::RecycleFailed { error } => StorageOut {
-                        fate: "recycleFailed".into(),
-                        by: None,
-                        error: Some(error.to_string()),
-                    },
-                    Storage::Leaked => StorageOut {
-                        fate: "leaked".into(),
-                        by: None,
-                        error: None,
-                    },
-                },
+                storage: v.storage.out(),
                 backing: v.backing.to_string(),
                 events: v.events.clone(),
                 why: self.volume_why(VolumeId(i as u32)),

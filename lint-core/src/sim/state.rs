@@ -9,7 +9,7 @@ use crate::binding::fit::Mismatch;
 use crate::binding::{ClaimSpec, VolumeSpec};
 use crate::kube::ReclaimPolicy;
 use crate::model::ObjId;
-use crate::node::Str;
+use crate::string::Str;
 
 /// A claim of the simulation. Ids survive deletes (a deleted claim keeps its slot).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -103,71 +103,7 @@ pub struct ClaimRef {
     pub uid: Str,
 }
 
-/// Event type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum EventType {
-    Normal,
-    Warning,
-}
-
-/// The event reasons the controllers emit that pvlint predicts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Reason {
-    FailedBinding,
-    VolumeMismatch,
-    ProvisioningFailed,
-    ExternalProvisioning,
-    ProvisioningSucceeded,
-    WaitForFirstConsumer,
-    ClaimLost,
-    ClaimMisbound,
-    VolumeFailedDelete,
-    VolumeFailedRecycle,
-    VolumeRecycled,
-    VolumeUnknownReclaimPolicy,
-    /// The expand controller hands a bigger request of a Bound claim to an external resizer.
-    ExternalExpanding,
-}
-
-/// A Kubernetes event: type, reason and message as the controller writes them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Event {
-    #[serde(rename = "type")]
-    pub kind: EventType,
-    pub reason: Reason,
-    pub message: Str,
-    /// Recorded on the way, not in the final state: the controller emits it before what ends
-    /// the story (a pod arriving, a volume created later in the same apply), and may not emit
-    /// it at all when the timing differs.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub transient: bool,
-}
-
-impl Event {
-    pub(crate) fn normal(reason: Reason, message: impl Into<Str>) -> Event {
-        Event {
-            kind: EventType::Normal,
-            reason,
-            message: message.into(),
-            transient: false,
-        }
-    }
-
-    pub(crate) fn warning(reason: Reason, message: impl Into<Str>) -> Event {
-        Event {
-            kind: EventType::Warning,
-            reason,
-            message: message.into(),
-            transient: false,
-        }
-    }
-
-    /// The same event, emitted on the way only.
-    pub(crate) fn on_the_way(mut self) -> Event {
-        self.transient = true;
-        self
-    }
-}
+pub use super::events::{Event, EventType, Reason};
 
 /// Something pvlint assumed about a cluster it cannot see. Every finding that rests on one
 /// says so.
@@ -259,7 +195,8 @@ impl Class {
 }
 
 /// How a claim got its class.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ClassSource {
     /// Written in the manifest (possibly "").
     Written,
@@ -381,6 +318,13 @@ pub enum ClaimPhase {
     Rejected,
 }
 
+crate::string::named!(ClaimPhase {
+    Pending => "Pending",
+    Bound => "Bound",
+    Lost => "Lost",
+    Rejected => "Rejected",
+});
+
 impl ClaimState {
     pub fn phase(&self) -> ClaimPhase {
         match self {
@@ -480,6 +424,13 @@ pub enum VolumePhase {
     Released,
     Failed,
 }
+
+crate::string::named!(VolumePhase {
+    Available => "Available",
+    Bound => "Bound",
+    Released => "Released",
+    Failed => "Failed",
+});
 
 /// Why a volume was Released.
 #[derive(Debug, Clone, PartialEq, Eq)]

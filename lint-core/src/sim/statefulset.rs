@@ -15,7 +15,7 @@
 use super::state::*;
 use super::World;
 use crate::model::{ClaimRetention, ObjId, Pvc, Workload};
-use crate::node::Str;
+use crate::string::Str;
 
 /// A StatefulSet the simulation runs: what scaling and deleting it needs after loading.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 use super::state::*;
 use super::World;
 use crate::binding::fit;
-use crate::node::Str;
+use crate::string::Str;
 
 impl World {
     pub(crate) fn sync_claim(&mut self, id: ClaimId) -> bool {
@@ -47,7 +47,7 @@ impl World {
                 if self.arrives_before(id, v)
                     && !matches!(self.claim(id).state, ClaimState::Lost(_))
                 {
-                    let e = self.lost_event(&Lost::VolumeMissing { volume: name });
+                    let e = Lost::VolumeMissing { volume: name }.event();
                     return self.set_claim(id, ClaimState::Lost(lost), Some(e));
                 }
                 self.lose(id, lost)
@@ -57,13 +57,12 @@ impl World {
 
     /// updateClaimStatusWithEvent: the event only on the change to Lost.
     fn lose(&mut self, id: ClaimId, lost: Lost) -> bool {
-        let e =
-            (!matches!(self.claim(id).state, ClaimState::Lost(_))).then(|| self.lost_event(&lost));
+        let e = (!matches!(self.claim(id).state, ClaimState::Lost(_))).then(|| lost.event());
         self.set_claim(id, ClaimState::Lost(lost), e)
     }
 
     fn pend(&mut self, id: ClaimId, p: Pending) -> bool {
-        let e = self.pending_event(&p);
+        let e = p.event(self);
         self.set_claim(id, ClaimState::Pending(p), e)
     }
 

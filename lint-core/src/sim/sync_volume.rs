@@ -4,7 +4,7 @@
 
 use super::state::*;
 use super::World;
-use crate::node::Str;
+use crate::string::Str;
 
 impl World {
     pub(crate) fn sync_volume(&mut self, v: VolumeId) -> bool {

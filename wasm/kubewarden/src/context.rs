@@ -2,8 +2,9 @@
 //! context-aware capabilities behind the [`Lookup`] seam (the waPC host in the policy, a map
 //! in native tests).
 //!
-//! What is read is what the simulation needs to reach the verdict `pvlint lint
-//! --cluster-state` reaches with the whole cluster:
+//! What is read is what the core says the verdict needs (`pvlint_core::api::needs`, from the
+//! object's typed view), so that it reaches the verdict `pvlint lint --cluster-state` reaches
+//! with the whole cluster:
 //! - every StorageClass and CSIDriver (cluster-scoped, few): admission's default class, the
 //!   classes claims name, attach-required drivers;
 //! - the claims an object uses (a PVC itself, the claims a workload mounts, a StatefulSet's
@@ -15,8 +16,9 @@
 //!
 //! A missing object is not an error: it does not exist, as with `--cluster-state`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
+use pvlint_core::needs::Pool;
 use serde_json::Value;
 
 pub const CORE_V1: &str = "v1";
@@ -60,88 +62,6 @@ fn s<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
 
 fn name_of(v: &Value) -> Option<&str> {
     s(v, &["metadata", "name"])
-}
-
-/// The pod spec of a workload, where `kind` keeps it.
-pub fn pod_spec<'a>(kind: &str, obj: &'a Value) -> Option<&'a Value> {
-    let path: &[&str] = match kind {
-        "Pod" => &["spec"],
-        "CronJob" => &["spec", "jobTemplate", "spec", "template", "spec"],
-        _ => &["spec", "template", "spec"],
-    };
-    path.iter().try_fold(obj, |v, k| v.get(k))
-}
-
-/// Claim names a workload's pods mount.
-fn mounted_claims(kind: &str, obj: &Value) -> BTreeSet<String> {
-    pod_spec(kind, obj)
-        .and_then(|p| p.get("volumes"))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|v| s(v, &["persistentVolumeClaim", "claimName"]))
-        .map(String::from)
-        .collect()
-}
-
-/// A StatefulSet's claim templates and ordinals: claim `<template>-<set>-<ordinal>`.
-struct Templates {
-    names: Vec<String>,
-    set: String,
-    start: i64,
-    count: i64,
-}
-
-impl Templates {
-    fn of(obj: &Value) -> Option<Templates> {
-        let spec = obj.get("spec")?;
-        let names: Vec<String> = spec
-            .get("volumeClaimTemplates")?
-            .as_array()?
-            .iter()
-            .filter_map(name_of)
-            .map(String::from)
-            .collect();
-        Some(Templates {
-            names,
-            set: name_of(obj)?.to_string(),
-            start: spec
-                .get("ordinals")
-                .and_then(|o| o.get("start"))
-                .and_then(Value::as_i64)
-                .unwrap_or(0),
-            count: spec.get("replicas").and_then(Value::as_i64).unwrap_or(1),
-        })
-    }
-
-    /// Whether a claim of this name is one of the set's template claims.
-    fn owns(&self, claim: &str) -> bool {
-        self.names.iter().any(|t| {
-            claim
-                .strip_prefix(t.as_str())
-                .and_then(|r| r.strip_prefix('-'))
-                .and_then(|r| r.strip_prefix(self.set.as_str()))
-                .and_then(|r| r.strip_prefix('-'))
-                .and_then(|n| n.parse::<i64>().ok())
-                .is_some_and(|n| n >= self.start && n < self.start.saturating_add(self.count))
-        })
-    }
-
-    /// How many template claims the set has at full scale.
-    fn expected(&self) -> i64 {
-        (self.names.len() as i64).saturating_mul(self.count.max(0))
-    }
-
-    /// The names of the set's template claims at full scale: `<template>-<set>-<ordinal>`
-    /// (StatefulSet controller getPersistentVolumeClaimName).
-    fn claim_names(&self) -> impl Iterator<Item = String> + '_ {
-        let ordinals = self.start..self.start.saturating_add(self.count.max(0));
-        self.names.iter().flat_map(move |t| {
-            ordinals
-                .clone()
-                .map(move |o| format!("{t}-{}-{o}", self.set))
-        })
-    }
 }
 
 /// Up to this many template claims a StatefulSet's are read one by one; beyond, the
@@ -220,8 +140,10 @@ impl Gathered {
 }
 
 /// Reads the cluster state that matters for `obj` (the object under admission, of `kind`, in
-/// `namespace`; `old` is the live object of an UPDATE). Returns the objects, the live one
-/// included, or the host's error.
+/// `namespace`; `old` is the live object of an UPDATE): what the core says its verdict needs
+/// ([`pvlint_core::api::needs`]), then the needs of what was read (the volume a claim names,
+/// the claim a volume's claimRef names). Returns the objects, the live one included, or the
+/// host's error.
 pub fn gather(
     kind: &str,
     namespace: &str,
@@ -235,94 +157,63 @@ pub fn gather(
         ..Gathered::default()
     };
     let name = name_of(obj).unwrap_or_default();
-    match kind {
-        "PersistentVolumeClaim" => {
-            let volume_name = s(obj, &["spec", "volumeName"])
-                .or_else(|| old.and_then(|o| s(o, &["spec", "volumeName"])));
-            match volume_name {
-                Some(v) => {
-                    if let Some(pv) = g.volume(l, v)? {
-                        g.claim_ref_of(l, &pv, Some((namespace, name)))?;
-                    }
-                }
-                None => g.list_pool(l)?,
-            }
+    let needs = pvlint_core::api::needs(obj, namespace, old);
+    let templates = needs.templates.as_ref();
+    // The claims by name (a get each: the namespace may hold thousands), unless a StatefulSet
+    // would need more gets than one list of the namespace costs.
+    let mut found_templates = 0i64;
+    if templates.is_none_or(|t| t.len() <= MAX_TEMPLATE_GETS) {
+        for (ns, c) in &needs.claims {
+            g.claim(l, ns, c)?;
         }
-        "PersistentVolume" => {
-            let cr = obj.get("spec").and_then(|s| s.get("claimRef"));
-            if let (Some(ns), Some(cname)) = (
-                cr.and_then(|c| s(c, &["namespace"])),
-                cr.and_then(|c| s(c, &["name"])),
-            ) {
-                if let Some(claim) = g.claim(l, ns, cname)? {
-                    // Another volume the claim names: two volumes pointing at one claim.
-                    if let Some(v) = s(&claim, &["spec", "volumeName"]).filter(|v| *v != name) {
-                        g.volume(l, v)?;
-                    }
+        if let Some(t) = templates {
+            for n in t.names() {
+                if g.claim(l, &t.namespace, &n)?.is_some() {
+                    found_templates += 1;
                 }
             }
         }
-        "StorageClass" | "CSIDriver" => {}
-        _ => {
-            let mounted = mounted_claims(kind, obj);
-            let templates = if kind == "StatefulSet" {
-                Templates::of(obj)
-            } else {
-                None
-            };
-            let wants_claims =
-                !mounted.is_empty() || templates.as_ref().is_some_and(|t| !t.names.is_empty());
-            if wants_claims {
-                let mut found_templates = 0i64;
-                // The claims by name (a get each: the namespace may hold thousands), unless a
-                // StatefulSet would need more gets than one list of the namespace costs.
-                let by_name = templates
-                    .as_ref()
-                    .is_none_or(|t| t.expected() <= MAX_TEMPLATE_GETS);
-                if by_name {
-                    for m in &mounted {
-                        g.claim(l, namespace, m)?;
-                    }
-                    for n in templates.iter().flat_map(Templates::claim_names) {
-                        if g.claim(l, namespace, &n)?.is_some() {
-                            found_templates += 1;
-                        }
-                    }
-                } else {
-                    for c in l.list_namespaced(CORE_V1, "PersistentVolumeClaim", namespace)? {
-                        let Some(n) = name_of(&c) else { continue };
-                        let is_template = templates.as_ref().is_some_and(|t| t.owns(n));
-                        if mounted.contains(n) || is_template {
-                            found_templates += i64::from(is_template);
-                            g.claims
-                                .insert((namespace.to_string(), n.to_string()), c.clone());
-                        }
-                    }
-                }
-                let missing_mounted = mounted
-                    .iter()
-                    .any(|m| !g.claims.contains_key(&(namespace.to_string(), m.clone())));
-                let missing_templates = templates
-                    .as_ref()
-                    .is_some_and(|t| found_templates < t.expected());
-                let unbound = g
-                    .claims
-                    .values()
-                    .any(|c| s(c, &["spec", "volumeName"]).is_none());
-                if missing_mounted || missing_templates || unbound {
-                    g.list_pool(l)?;
-                }
-                let named: Vec<String> = g
-                    .claims
-                    .values()
-                    .filter_map(|c| s(c, &["spec", "volumeName"]).map(String::from))
-                    .collect();
-                for v in named {
-                    if let Some(pv) = g.volume(l, &v)? {
-                        g.claim_ref_of(l, &pv, None)?;
-                    }
-                }
+    } else if let Some(t) = templates {
+        for c in l.list_namespaced(CORE_V1, "PersistentVolumeClaim", &t.namespace)? {
+            let Some(n) = name_of(&c) else { continue };
+            let mounted = needs
+                .claims
+                .iter()
+                .any(|(ns, m)| *ns == t.namespace && m == n);
+            if mounted || t.owns(n) {
+                found_templates += i64::from(t.owns(n));
+                g.claims
+                    .insert((t.namespace.clone(), n.to_string()), c.clone());
             }
+        }
+    }
+    // The volumes the object names, and the claims their claimRefs name.
+    for v in &needs.volumes {
+        if let Some(pv) = g.volume(l, v)? {
+            g.claim_ref_of(l, &pv, Some((namespace, name)))?;
+        }
+    }
+    let missing_claims = needs.claims.iter().any(|k| !g.claims.contains_key(k));
+    let missing_templates = templates.is_some_and(|t| found_templates < t.len());
+    let unbound = g
+        .claims
+        .values()
+        .any(|c| s(c, &["spec", "volumeName"]).is_none());
+    match needs.pool {
+        Pool::Always => g.list_pool(l)?,
+        Pool::IfUnbound if missing_claims || missing_templates || unbound => g.list_pool(l)?,
+        Pool::IfUnbound | Pool::Never => {}
+    }
+    // The volumes the claims read name (not the object itself), and their claimRefs' claims.
+    let named: Vec<String> = g
+        .claims
+        .values()
+        .flat_map(|c| pvlint_core::api::needs(c, "", None).volumes)
+        .filter(|v| !(kind == "PersistentVolume" && v == name))
+        .collect();
+    for v in named {
+        if let Some(pv) = g.volume(l, &v)? {
+            g.claim_ref_of(l, &pv, None)?;
         }
     }
     let mut out = Vec::with_capacity(g.classes.len() + g.drivers.len() + g.volumes.len() + 1);
@@ -471,7 +362,7 @@ pub(crate) mod tests {
     #[test]
     fn a_deployment_reads_its_claims_and_their_volumes() {
         let f = cluster();
-        let d = json!({"kind": "Deployment", "metadata": {"name": "d", "namespace": "app"},
+        let d = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "app"},
             "spec": {"template": {"spec": {"volumes": [
                 {"name": "x", "persistentVolumeClaim": {"claimName": "a"}},
                 {"name": "y", "persistentVolumeClaim": {"claimName": "b"}},
@@ -512,7 +403,7 @@ pub(crate) mod tests {
             5
         );
         // A workload mounting a claim that does not exist yet lists the pool too.
-        let d = json!({"kind": "Pod", "metadata": {"name": "p", "namespace": "app"},
+        let d = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "app"},
             "spec": {"volumes": [{"name": "x", "persistentVolumeClaim": {"claimName": "nope"}}]}});
         let got = gather("Pod", "app", &d, None, &f).unwrap();
         assert!(f
@@ -557,7 +448,7 @@ pub(crate) mod tests {
             ],
             ..Fake::default()
         };
-        let sts = json!({"kind": "StatefulSet", "metadata": {"name": "web", "namespace": "db"},
+        let sts = json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "web", "namespace": "db"},
             "spec": {"replicas": 2, "volumeClaimTemplates": [{"metadata": {"name": "data"}}]}});
         let got = gather("StatefulSet", "db", &sts, None, &f).unwrap();
         // data-web-7 is outside the ordinals; data-web-1 does not exist yet: the pool is read.
@@ -583,7 +474,7 @@ pub(crate) mod tests {
             ..Fake::default()
         };
         let sts = |replicas: i64| {
-            json!({"kind": "StatefulSet", "metadata": {"name": "web", "namespace": "db"},
+            json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "web", "namespace": "db"},
                 "spec": {"replicas": replicas, "volumeClaimTemplates": [{"metadata": {"name": "data"}}]}})
         };
         gather("StatefulSet", "db", &sts(2), None, &f).unwrap();

@@ -59,27 +59,16 @@ pub const KINDS: &[(&str, &str)] = &[
     ("", "Pod"),
 ];
 
-/// Fields the API server sets before validating admission runs (uid, creationTimestamp,
-/// status reset by PrepareForCreate): they are not what the user wrote, so the
-/// `server-populated-fields` rule must not see them.
-const SERVER_METADATA: &[&str] = &[
-    "uid",
-    "resourceVersion",
-    "creationTimestamp",
-    "selfLink",
-    "generation",
-    "managedFields",
-    "deletionTimestamp",
-    "deletionGracePeriodSeconds",
-];
-
 /// Most warnings one response carries (the API server truncates long lists anyway).
 const MAX_WARNINGS: usize = 20;
 
+/// The object without what the API server sets before validating admission runs (uid,
+/// creationTimestamp, status reset by PrepareForCreate): they are not what the user wrote, so
+/// the `server-populated-fields` rule must not see them.
 fn strip_server_fields(obj: &Value) -> Value {
     let mut o = obj.clone();
     if let Some(m) = o.get_mut("metadata").and_then(Value::as_object_mut) {
-        for k in SERVER_METADATA {
+        for k in pvlint_core::SERVER_POPULATED_METADATA {
             m.remove(*k);
         }
     }

@@ -47,8 +47,6 @@ pub const KEYS: &[&str] = &[
     "skipNamespaces",
 ];
 
-const SEVERITIES: &[&str] = &["error", "warning", "info"];
-
 /// What a finding becomes at admission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -58,32 +56,24 @@ pub enum Verdict {
 }
 
 impl Settings {
-    /// Reads and checks settings; the error says which key is wrong and what would be right.
-    /// `null` (no settings at all) is the defaults.
+    /// Reads and checks settings (through the core's settings reader, as the CLI reads its
+    /// `.pvlint.yaml`); the error says which key is wrong and what would be right. `null` (no
+    /// settings at all) is the defaults.
     pub fn from_value(v: &Value) -> Result<Settings, String> {
         let mut s = Settings::default();
-        let map = match v {
-            Value::Null => return Ok(s),
-            Value::Object(m) => m,
-            other => {
-                return Err(format!(
-                    "settings must be a mapping of {}, not {}",
-                    KEYS.join(", "),
-                    type_name(other)
-                ))
-            }
-        };
+        let map = pvlint_core::settings::Settings::read(v, KEYS)?;
         let mut errors = Vec::new();
-        for (key, value) in map {
-            let r = match key.as_str() {
-                "rejectRules" => rule_list(key, value).map(|l| s.reject_rules = l),
-                "warnRules" => rule_list(key, value).map(|l| s.warn_rules = l),
-                "ignoreRules" => rule_list(key, value).map(|l| s.ignore_rules = l),
-                "severityThreshold" => severity(value).map(|v| s.severity_threshold = v),
-                "kubeVersion" => kube_version(value).map(|v| s.kube_version = v),
-                "skipNamespaces" => namespaces(value).map(|l| s.skip_namespaces = l),
-                _ => Err(unknown_key(key)),
-            };
+        for setting in map.each() {
+            let r = setting.and_then(|st| match st.key {
+                "rejectRules" => st.rule_ids().map(|l| s.reject_rules = l),
+                "warnRules" => st.rule_ids().map(|l| s.warn_rules = l),
+                "ignoreRules" => st.rule_ids().map(|l| s.ignore_rules = l),
+                "severityThreshold" => st.severity().map(|v| s.severity_threshold = v),
+                "kubeVersion" => st.kube_version().map(|v| s.kube_version = v),
+                "skipNamespaces" => namespaces(&st).map(|l| s.skip_namespaces = l),
+                // `each` yields only the keys of KEYS.
+                _ => Ok(()),
+            });
             if let Err(e) = r {
                 errors.push(e);
             }
@@ -131,98 +121,6 @@ impl Settings {
     }
 }
 
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
-    }
-}
-
-/// " (did you mean X?)" for a misspelling or a prefix of one of `known`, or "".
-pub fn hint<'a>(input: &str, known: impl Iterator<Item = &'a str> + Clone) -> String {
-    known
-        .clone()
-        .find(|k| input.len() >= 3 && k.starts_with(input))
-        .or_else(|| pvlint_core::did_you_mean(input, known))
-        .map(|k| format!(" (did you mean {k}?)"))
-        .unwrap_or_default()
-}
-
-fn unknown_key(key: &str) -> String {
-    let hint = hint(key, KEYS.iter().copied());
-    format!(
-        "unknown setting \"{key}\"{hint}; the settings are {}",
-        KEYS.join(", ")
-    )
-}
-
-fn strings<'a>(key: &str, value: &'a Value) -> Result<Vec<&'a str>, String> {
-    let Value::Array(items) = value else {
-        return Err(format!(
-            "{key} must be a list of strings, not {}",
-            type_name(value)
-        ));
-    };
-    items
-        .iter()
-        .map(|i| {
-            i.as_str().ok_or_else(|| {
-                format!("{key} must be a list of strings; it holds {}", type_name(i))
-            })
-        })
-        .collect()
-}
-
-fn rule_list(key: &str, value: &Value) -> Result<BTreeSet<String>, String> {
-    let ids = || pvlint_core::rules().iter().map(|r| r.id);
-    let mut out = BTreeSet::new();
-    for id in strings(key, value)? {
-        if pvlint_core::rules::find(id).is_none() {
-            let hint = hint(id, ids());
-            return Err(format!(
-                "{key}: unknown rule \"{id}\"{hint}; `pvlint rules` lists them all"
-            ));
-        }
-        out.insert(id.to_string());
-    }
-    Ok(out)
-}
-
-fn severity(value: &Value) -> Result<Severity, String> {
-    let s = value.as_str().ok_or_else(|| {
-        format!(
-            "severityThreshold must be one of {}, not {}",
-            SEVERITIES.join(", "),
-            type_name(value)
-        )
-    })?;
-    Severity::parse(s).ok_or_else(|| {
-        let hint = hint(s, SEVERITIES.iter().copied());
-        format!(
-            "severityThreshold \"{s}\" is not a severity{hint}; use one of {}",
-            SEVERITIES.join(", ")
-        )
-    })
-}
-
-fn kube_version(value: &Value) -> Result<KubeVersion, String> {
-    match value {
-        Value::String(s) => s.parse().map_err(|e| format!("kubeVersion: {e}")),
-        // `kubeVersion: 1.30` in YAML is the number 1.3: refuse it rather than guess.
-        Value::Number(n) => Err(format!(
-            "kubeVersion must be a string: write it quoted, kubeVersion: \"{n}\" (an unquoted 1.30 is the number 1.3)"
-        )),
-        other => Err(format!(
-            "kubeVersion must be a string such as \"1.31\", not {}",
-            type_name(other)
-        )),
-    }
-}
-
 /// RFC 1123 label: what a namespace name must be.
 fn is_namespace_name(s: &str) -> bool {
     !s.is_empty()
@@ -233,9 +131,9 @@ fn is_namespace_name(s: &str) -> bool {
         && !s.ends_with('-')
 }
 
-fn namespaces(value: &Value) -> Result<BTreeSet<String>, String> {
+fn namespaces(setting: &pvlint_core::settings::Setting<'_>) -> Result<BTreeSet<String>, String> {
     let mut out = BTreeSet::new();
-    for ns in strings("skipNamespaces", value)? {
+    for ns in setting.strings()? {
         if !is_namespace_name(ns) {
             return Err(format!(
                 "skipNamespaces: \"{ns}\" is not a namespace name (lower-case letters, digits and '-', at most 63)"
@@ -302,19 +200,19 @@ mod tests {
         let e = Settings::from_value(&json!({"severityThreshold": "warn"})).unwrap_err();
         assert!(e.contains("did you mean"), "{e}");
         let e = Settings::from_value(&json!({"kubeVersion": 1.3})).unwrap_err();
-        assert!(e.contains("write it quoted"), "{e}");
+        assert!(e.contains("write the version quoted"), "{e}");
         let e = Settings::from_value(&json!({"kubeVersion": "latest"})).unwrap_err();
         assert!(e.contains("not a Kubernetes version"), "{e}");
         let e = Settings::from_value(&json!({"skipNamespaces": ["Kube_System"]})).unwrap_err();
         assert!(e.contains("not a namespace name"), "{e}");
         let e = Settings::from_value(&json!({"warnRules": "rwo-rolling-surge"})).unwrap_err();
-        assert!(e.contains("must be a list"), "{e}");
+        assert!(e.contains("expected a list of strings"), "{e}");
         let e = Settings::from_value(&json!({
             "rejectRules": ["rwo-rolling-surge"], "warnRules": ["rwo-rolling-surge"]
         }))
         .unwrap_err();
         assert!(e.contains("in both rejectRules and warnRules"), "{e}");
         let e = Settings::from_value(&json!(["x"])).unwrap_err();
-        assert!(e.contains("must be a mapping"), "{e}");
+        assert!(e.contains("expected a map of settings"), "{e}");
     }
 }

@@ -1,19 +1,21 @@
-//! The audit of a live cluster's own objects (`pvlint cluster`, [`crate::Request::audit`]):
+//! The audit of a live cluster's own objects (`pvlint cluster`, [`Request::audit`]):
 //! one simulation of the cluster state (with the manifests, if any, applied onto it), the
 //! manifest rules over the manifests, and over the cluster's objects the cluster-only rules
-//! plus the `lint` rules that apply to objects that already exist ([`rules::scope`]).
+//! plus the `lint` rules that apply to objects that already exist ([`rules::Rule::scope`]).
 
+use super::findings::{one_per_cause, settle, sort};
+use super::{enabled, Annotations, Run};
 use crate::index::Index;
 use crate::model::live::Live;
-use crate::rules::{self, Context, Scope, Sink};
+use crate::request::Request;
+use crate::rules::{self, Context, Sink};
 use crate::sim::{self, Side};
-use crate::{enabled, one_per_cause, settle, sort, Annotations, Request, Run};
 
 pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
     let mut manifests = Index::build_for(&req.sources, req.options.kube_version);
     manifests.reject_unknown_fields(req.options.field_validation);
     let world = sim::simulate(cluster, &manifests, &req.options, true);
-    let live = Live::read(cluster);
+    let live = Live::read(&cluster.objects);
     // A ReplicaSet of a Deployment, a Job of a CronJob, a Pod of either: the owner is judged.
     cluster
         .workloads
@@ -30,7 +32,7 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
             served_elsewhere: &[],
         };
         for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {
-            if rules::scope(rule.id) != Scope::Cluster {
+            if rule.scope.on_manifests() {
                 (rule.check)(&ctx, &mut Sink::new(rule, &mut findings));
             }
         }
@@ -46,7 +48,7 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
     };
     let mut on_cluster = Vec::new();
     for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {
-        if rules::scope(rule.id) != Scope::Manifests {
+        if rule.scope.on_cluster() {
             (rule.check)(&ctx, &mut Sink::new(rule, &mut on_cluster));
         }
     }

@@ -1,0 +1,381 @@
+//! The typed views of a loaded index: duplicates resolved as `kubectl apply` resolves them,
+//! every object read through its view, unknown fields rejected; then the trees released.
+
+use std::collections::HashMap;
+
+use super::{Duplicate, Index};
+use crate::finding::{Severity, Suggestion};
+use crate::model::{
+    self, known_kind, DiagKind, Field, KindClass, ObjId, Object, Reader, WorkloadKind,
+};
+use crate::node::Node;
+use crate::string::Str;
+
+impl Index {
+    /// Objects defined more than once (same group, kind, namespace and name), resolved as
+    /// `kubectl apply` resolves them: the first definition creates the object, each later one
+    /// updates it and replaces it, unless the API server refuses the update (an immutable
+    /// field changed, see [`model::update`]), and then the object stays as it was. The
+    /// definitions that do not take effect are superseded. Definitions with the same content
+    /// are one object; different content is recorded for `duplicate-object`.
+    pub(super) fn find_duplicates(&mut self) {
+        let group = |o: &Object| {
+            o.api_version
+                .rsplit_once('/')
+                .map_or("", |(g, _)| g)
+                .to_string()
+        };
+        // The definition that stands so far, by object.
+        let mut standing: HashMap<(String, Str, Option<Str>, Str), ObjId> = HashMap::new();
+        for (id, o) in self.objects.iter().enumerate() {
+            if o.root()
+                .at("metadata.name")
+                .and_then(Node::as_str)
+                .is_none_or(str::is_empty)
+            {
+                continue; // generateName: a new object every time
+            }
+            if crate::apiversions::removed(&o.api_version, &o.kind, self.version).is_some() {
+                continue; // never sent: kubectl finds no resource for it
+            }
+            let key = (
+                group(o),
+                o.kind.clone(),
+                o.namespace.clone(),
+                o.name.clone(),
+            );
+            let Some(&prev) = standing.get(&key) else {
+                standing.insert(key, id);
+                continue;
+            };
+            let old = &self.objects[prev];
+            if crate::node::same_content(old.root(), o.root()) {
+                self.superseded.insert(prev);
+                standing.insert(key, id);
+                continue;
+            }
+            let live = crate::value::convert(old.root());
+            let merged = model::update::merged(
+                &live,
+                &crate::value::convert(o.root()),
+                &model::update::ApplyModel::SameApply,
+            );
+            let env = model::update::Env {
+                version: self.version,
+                // A claim just created is not Bound: no resize is judged.
+                expansion: &|_| None,
+            };
+            match model::update::refusals(&o.api_version, &o.kind, &o.name, &live, &merged, &env)
+                .into_iter()
+                .next()
+            {
+                Some(refused) => {
+                    self.superseded.insert(id);
+                    self.duplicates.push(Duplicate {
+                        used: prev,
+                        other: id,
+                        refused: Some(refused),
+                    });
+                }
+                None => {
+                    self.superseded.insert(prev);
+                    standing.insert(key, id);
+                    self.duplicates.push(Duplicate {
+                        used: id,
+                        other: prev,
+                        refused: None,
+                    });
+                }
+            }
+        }
+        // Report each pair against the definition that finally stands.
+        let objects = &self.objects;
+        for d in self.duplicates.iter_mut() {
+            let o = &objects[d.used];
+            let key = (
+                group(o),
+                o.kind.clone(),
+                o.namespace.clone(),
+                o.name.clone(),
+            );
+            if let Some(&s) = standing.get(&key) {
+                d.used = s;
+            }
+        }
+    }
+
+    /// Sizes the object vector and the views' vectors to what they will hold. Grown by
+    /// doubling instead, they would hold up to twice that while every YAML tree is still
+    /// alive: the index's own peak (on the benchmark corpus, 12.6 MB of its 85 MB).
+    pub(super) fn reserve_views(&mut self) {
+        self.objects.shrink_to_fit();
+        let (mut pvs, mut pvcs, mut templates, mut workloads) = (0, 0, 0, 0);
+        for (id, obj) in self.objects.iter().enumerate() {
+            if !model::reaches_api_server(&obj.api_version, &obj.kind)
+                || self.superseded.contains(&id)
+            {
+                continue;
+            }
+            match known_kind(&obj.api_version, &obj.kind).map(|(class, _)| class) {
+                Some(KindClass::PersistentVolume) => pvs += 1,
+                Some(KindClass::PersistentVolumeClaim) => pvcs += 1,
+                Some(KindClass::Workload) => {
+                    workloads += 1;
+                    templates += obj
+                        .root()
+                        .at("spec.volumeClaimTemplates")
+                        .and_then(Node::as_seq)
+                        .map_or(0, <[Node]>::len);
+                }
+                _ => {}
+            }
+        }
+        self.pvs.reserve_exact(pvs);
+        self.pvcs.reserve_exact(pvcs);
+        self.claim_templates.reserve_exact(templates);
+        self.workloads.reserve_exact(workloads);
+    }
+
+    /// kubectl's default field validation (`--validate=strict`, the API server's
+    /// `fieldValidation=Strict`): an object with a field the API does not know is rejected
+    /// ("strict decoding error: unknown field") and never exists. With `warn` (Helm,
+    /// client-go, `--validate=warn`) the field is dropped and the object created.
+    pub(crate) fn reject_unknown_fields(&mut self, validation: crate::options::FieldValidation) {
+        if !validation.is_strict() {
+            return;
+        }
+        for (id, obj) in self.objects.iter().enumerate() {
+            if obj.from_patch
+                || self.superseded.contains(&id)
+                || !model::reaches_api_server(&obj.api_version, &obj.kind)
+                || !matches!(model::known_kind(&obj.api_version, &obj.kind), Some((c, _)) if c != model::KindClass::Other)
+            {
+                continue;
+            }
+            if !crate::schema::unknown_fields(&obj.kind, obj.root(), false).is_empty() {
+                self.rejected.insert(id);
+            }
+        }
+    }
+
+    pub(super) fn build_views(&mut self) {
+        for o in &self.objects {
+            if o.kind == "PersistentVolumeClaim"
+                && o.root().at("spec.storageClassName").and_then(Node::as_str) == Some("")
+            {
+                self.explicit_no_class.insert(o.source);
+            }
+            if o.root().at("metadata.name").is_none()
+                && o.root().at("metadata.generateName").is_some()
+            {
+                self.generate_named.insert((o.source, o.document));
+            }
+        }
+        self.find_duplicates();
+        self.reserve_views();
+        let mut diags = std::mem::take(&mut self.diags);
+        for (id, obj) in self.objects.iter().enumerate() {
+            if !model::reaches_api_server(&obj.api_version, &obj.kind)
+                || self.superseded.contains(&id)
+            {
+                continue;
+            }
+            // A version the release no longer serves: the object never exists.
+            if let Some(r) = crate::apiversions::removed(&obj.api_version, &obj.kind, self.version)
+            {
+                // A patch at a removed version is left out with the rest of the patch.
+                if !obj.from_patch {
+                    self.removed.push((id, r));
+                }
+                self.rejected.insert(id);
+                continue;
+            }
+            let mut r = Reader::new(obj, id, &mut diags);
+            check_metadata(&mut r);
+            r.placeholders_in_integers();
+            r.placeholders_in_keys();
+            let Some((class, _)) = known_kind(&obj.api_version, &obj.kind) else {
+                continue;
+            };
+            match class {
+                KindClass::PersistentVolume => {
+                    let pv = model::read_pv(obj, id, &mut r);
+                    model::validation::pv(obj, &pv, &mut r);
+                    self.pv_classes.insert(pv.class.clone());
+                    self.pv_by_name.insert(obj.name.clone(), self.pvs.len());
+                    self.pvs.push(pv);
+                }
+                KindClass::PersistentVolumeClaim => {
+                    let pvc = model::read_claim(obj, id, &mut r, "", obj.name.clone(), None);
+                    model::validation::claim(obj, &pvc, &mut r);
+                    self.pvc_by_obj.insert(id, self.pvcs.len());
+                    self.pvc_by_key
+                        .insert((pvc.namespace.clone(), pvc.name.clone()), self.pvcs.len());
+                    self.pvcs.push(pvc);
+                }
+                KindClass::StorageClass => {
+                    let sc = model::read_storage_class(obj, id, &mut r);
+                    model::validation::storage_class(obj, &sc, &mut r);
+                    self.classes.push(sc);
+                }
+                KindClass::CsiDriver => {
+                    self.csi_drivers
+                        .push(model::read_csi_driver(obj, id, &mut r));
+                }
+                KindClass::Workload => {
+                    let Some(kind) = WorkloadKind::parse(&obj.kind) else {
+                        continue;
+                    };
+                    if kind == WorkloadKind::StatefulSet {
+                        if let Some(templates) = r.seq("spec.volumeClaimTemplates") {
+                            for (i, t) in templates.iter().enumerate() {
+                                let Some(tname) = t.at("metadata.name").and_then(Node::as_str)
+                                else {
+                                    continue;
+                                };
+                                let prefix = format!("spec.volumeClaimTemplates[{i}].");
+                                let claim = model::read_claim(
+                                    obj,
+                                    id,
+                                    &mut r,
+                                    &prefix,
+                                    Str::from(tname),
+                                    Some(obj.name.to_string()),
+                                );
+                                self.templates_by_obj
+                                    .entry(id)
+                                    .or_default()
+                                    .push(self.claim_templates.len());
+                                self.claim_templates.push(claim);
+                            }
+                        }
+                    }
+                    model::validation::workload(obj, kind, &mut r);
+                    self.workloads
+                        .push(model::read_workload(obj, id, kind, &mut r, self.version));
+                }
+                KindClass::Other => {}
+            }
+        }
+        // Objects that never exist as written: the API server rejects them, or they are
+        // unrendered templates (what they become is unknown).
+        self.rejected.extend(
+            diags
+                .iter()
+                .filter(|d| d.rejects() || d.kind.unrendered())
+                .filter_map(|d| d.obj),
+        );
+        // Documents and files that are templates (before one note per source is kept).
+        for d in diags
+            .iter()
+            .filter(|d| matches!(d.kind, DiagKind::Template(_)))
+        {
+            match d.obj {
+                Some(_) => self.template_docs.insert((d.source, d.document)),
+                None => self.template_files.insert(d.source),
+            };
+        }
+        // A partial patch is not wrong: kustomize completes it from a base pvlint does not
+        // see. It is left out, without the API server's complaints.
+        let (objects, rejected) = (&self.objects, &self.rejected);
+        diags.retain(|d| {
+            d.obj
+                .is_none_or(|o| !(objects[o].from_patch && rejected.contains(&o)))
+        });
+        // One template note per source: the first place it shows.
+        let mut seen = std::collections::HashSet::new();
+        diags.retain(|d| !d.kind.unrendered() || seen.insert(d.source));
+        self.diags = diags;
+        // The views live as long as the index, through the simulation and the rules: give
+        // back what the vectors grew beyond their length (up to half of each).
+        self.objects.shrink_to_fit();
+        self.pvs.shrink_to_fit();
+        self.pvcs.shrink_to_fit();
+        self.claim_templates.shrink_to_fit();
+        self.workloads.shrink_to_fit();
+    }
+
+    /// Gives back the memory of every object's YAML tree (on a large input, as much as the
+    /// simulation takes). Everything after this reads the views, the names and
+    /// [`Object::whole`]: the rules that walk the trees, and the tables of suppressions and
+    /// origins, are computed before it (see `lint::run_rules`).
+    pub(crate) fn release_trees(&mut self) {
+        for o in &mut self.objects {
+            o.release_tree();
+        }
+    }
+}
+
+/// `metadata` checks every object gets: type of name/namespace/labels/annotations.
+fn check_metadata(r: &mut Reader<'_>) {
+    let obj = r.obj;
+    let Some(meta) = r.map("metadata") else {
+        // A custom group's document without metadata at all is a tool's config file
+        // (nodeadm's NodeConfig, a controller's ControllerManagerConfig, istioctl's
+        // IstioOperator profile): read by that tool, never applied, so not judged as an object.
+        let builtin = model::BUILTIN_GROUPS.contains(&model::group_of(&obj.api_version));
+        if obj.root().get("metadata").is_none() && builtin {
+            r.invalid(
+                obj.whole(),
+                Severity::Error,
+                format!("{} has no metadata: Required value: name or generateName is required; the API server rejects it", obj.kind),
+                "add metadata.name".into(),
+            );
+        }
+        return;
+    };
+    if meta.get("name").is_none() && meta.get("generateName").is_none() {
+        r.invalid(
+            obj.key_field("metadata"),
+            Severity::Error,
+            "metadata.name: Required value: name or generateName is required; the API server rejects this object".into(),
+            "add metadata.name".into(),
+        );
+    }
+    r.string("metadata.name");
+    r.string("metadata.namespace");
+    for map_key in ["labels", "annotations"] {
+        let path = format!("metadata.{map_key}");
+        let Some(m) = r.map(&path) else { continue };
+        for e in m.as_map().unwrap_or_default() {
+            // A null value is an empty string to kubectl and the API server (JSON null into
+            // a Go string leaves it empty).
+            if e.value.as_str().is_none() && !e.value.is_null() {
+                let quoted = e.value.as_scalar().map(|s| s.text.clone());
+                let mut d_help =
+                    "annotation and label values are strings: quote the value".to_string();
+                if let Some(q) = &quoted {
+                    d_help = format!("quote the value: {}: \"{}\"", e.key, q);
+                }
+                let field = Field {
+                    path: Str::from(format!("{path}.{}", e.key)),
+                    span: e.value.span,
+                };
+                r.invalid(
+                    field,
+                    Severity::Error,
+                    format!(
+                        "{path}.{} must be a string, found {} (YAML reads unquoted yes/no/true/numbers as non-strings): the API server rejects this object",
+                        e.key,
+                        e.value.type_name()
+                    ),
+                    d_help.clone(),
+                );
+                if let (Some(d), Some(q)) = (r.diags.last_mut(), quoted) {
+                    d.suggestion = Some(Suggestion {
+                        description: "quote the value".into(),
+                        snippet: Some(Str::from(format!("{}: \"{}\"", e.key, q))),
+                        applicability: crate::finding::Applicability::Exact,
+                        edits: vec![crate::finding::Edit {
+                            line: e.value.span.start.line,
+                            column: e.value.span.start.column,
+                            end_line: e.value.span.end.line,
+                            end_column: e.value.span.end.column,
+                            replacement: Str::from(format!("\"{q}\"")),
+                        }],
+                    });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! PersistentVolume, PersistentVolumeClaim and StorageClass validation (pkg/apis/core and
+//! pkg/apis/storage).
+
+use super::{at, is_dns_subdomain, reject, require_monitors, DNS_SUBDOMAIN};
+use crate::model::{Object, Pv, Pvc, Reader, StorageClass};
+use crate::node::Node;
+
+/// The number of volume sources and which (`ValidatePersistentVolumeSpec` counts them in this
+/// order; flexVolume is counted but never reported as the extra one).
+const PV_SOURCES: &[&str] = &[
+    "hostPath",
+    "gcePersistentDisk",
+    "awsElasticBlockStore",
+    "glusterfs",
+    "flocker",
+    "nfs",
+    "rbd",
+    "quobyte",
+    "cephfs",
+    "iscsi",
+    "cinder",
+    "fc",
+    "flexVolume",
+    "azureFile",
+    "vsphereVolume",
+    "photonPersistentDisk",
+    "portworxVolume",
+    "azureDisk",
+    "scaleIO",
+    "local",
+    "storageos",
+    "csi",
+];
+
+fn access_modes(r: &mut Reader<'_>, prefix: &str, node_modes: Option<&Node>, pvc: bool) {
+    let path = format!("{prefix}spec.accessModes");
+    let obj = r.obj;
+    let modes: Vec<&str> = node_modes
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(Node::as_str)
+        .collect();
+    if node_modes
+        .and_then(Node::as_seq)
+        .is_none_or(|s| s.is_empty())
+    {
+        let msg = if pvc {
+            format!("{path}: Required value: at least 1 access mode is required")
+        } else {
+            format!("{path}: Required value")
+        };
+        reject(
+            r,
+            at(obj, &path),
+            msg,
+            "list the access modes, e.g. accessModes: [ReadWriteOnce]",
+        );
+        return;
+    }
+    let valid = [
+        "ReadWriteOnce",
+        "ReadOnlyMany",
+        "ReadWriteMany",
+        "ReadWriteOncePod",
+    ];
+    if modes.contains(&"ReadWriteOncePod")
+        && modes
+            .iter()
+            .any(|m| *m != "ReadWriteOncePod" && valid.contains(m))
+    {
+        reject(
+            r,
+            at(obj, &path),
+            format!("{path}: Forbidden: may not use ReadWriteOncePod with other access modes"),
+            "use ReadWriteOncePod alone",
+        );
+    }
+}
+
+/// `ValidatePersistentVolumeSpec` (the checks the typed reader does not already make).
+pub(crate) fn pv(obj: &Object, _pv: &Pv, r: &mut Reader<'_>) {
+    let root = obj.root();
+    access_modes(r, "", root.at("spec.accessModes"), false);
+    match root.at("spec.capacity") {
+        None => reject(
+            r,
+            at(obj, "spec"),
+            "spec.capacity: Required value".into(),
+            "give the volume's size: capacity: {storage: 10Gi}",
+        ),
+        Some(c) if c.get("storage").is_none() => reject(
+            r,
+            at(obj, "spec.capacity"),
+            "spec.capacity: Unsupported value: supported values: \"storage\"".into(),
+            "the only capacity key of a PersistentVolume is storage",
+        ),
+        Some(_) => {
+            if let Some(q) = root
+                .at("spec.capacity.storage")
+                .and_then(Node::as_scalar)
+                .and_then(|s| crate::quantity::Quantity::parse(&s.text).ok())
+            {
+                if q.is_zero() || q.is_negative() {
+                    reject(
+                        r,
+                        at(obj, "spec.capacity.storage"),
+                        format!("spec.capacity[storage]: Invalid value: \"{q}\": must be greater than zero"),
+                        "give the volume's real size",
+                    );
+                }
+            }
+        }
+    }
+    let spec = root.get("spec");
+    let found: Vec<&str> = PV_SOURCES
+        .iter()
+        .copied()
+        .filter(|s| spec.and_then(|sp| sp.get(s)).is_some_and(|n| !n.is_null()))
+        .collect();
+    if found.is_empty() {
+        reject(
+            r,
+            at(obj, "spec"),
+            "spec: Required value: must specify a volume type".into(),
+            "give the volume a source: csi, nfs, hostPath, local, ...",
+        );
+    }
+    let first = found.first().copied().unwrap_or("");
+    let src = |k: &str| {
+        root.at(&format!("spec.{first}.{k}"))
+            .and_then(Node::as_scalar)
+            .map(|s| s.text.as_str())
+    };
+    match first {
+        "hostPath" => match src("path") {
+            None | Some("") => reject(
+                r,
+                at(obj, "spec.hostPath"),
+                "spec.hostPath.path: Required value".into(),
+                "give the directory on the node",
+            ),
+            Some(p) => {
+                if p.split('/').any(|e| e == "..") {
+                    reject(
+                        r,
+                        at(obj, "spec.hostPath.path"),
+                        format!(
+                            "spec.hostPath.path: Invalid value: \"{p}\": must not contain '..'"
+                        ),
+                        "write the path without '..'",
+                    );
+                }
+                let cleaned = p.trim_end_matches('/');
+                if cleaned.is_empty()
+                    && root
+                        .at("spec.persistentVolumeReclaimPolicy")
+                        .and_then(Node::as_str)
+                        == Some("Recycle")
+                {
+                    reject(r, at(obj, "spec.persistentVolumeReclaimPolicy"), "spec.persistentVolumeReclaimPolicy: Forbidden: may not be 'recycle' for a hostPath mount of '/'".into(), "use Retain");
+                }
+            }
+        },
+        "nfs" => {
+            if src("server").is_none_or(str::is_empty) {
+                reject(
+                    r,
+                    at(obj, "spec.nfs"),
+                    "spec.nfs.server: Required value".into(),
+                    "give the NFS server's address",
+                );
+            }
+            let p = src("path").unwrap_or("");
+            if p.is_empty() {
+                reject(
+                    r,
+                    at(obj, "spec.nfs"),
+                    "spec.nfs.path: Required value".into(),
+                    "give the exported path",
+                );
+            }
+            if !p.starts_with('/') {
+                reject(
+                    r,
+                    at(obj, "spec.nfs.path"),
+                    format!("spec.nfs.path: Invalid value: \"{p}\": must be an absolute path"),
+                    "the export path starts with /",
+                );
+            }
+        }
+        "local" => match src("path") {
+            None | Some("") => reject(
+                r,
+                at(obj, "spec.local"),
+                "spec.local.path: Required value".into(),
+                "give the disk's mount path on the node",
+            ),
+            Some(p) if p.split('/').any(|e| e == "..") => reject(
+                r,
+                at(obj, "spec.local.path"),
+                format!("spec.local.path: Invalid value: \"{p}\": must not contain '..'"),
+                "write the path without '..'",
+            ),
+            Some(_) => {}
+        },
+        "csi" => {
+            if src("driver").is_none_or(str::is_empty) {
+                reject(
+                    r,
+                    at(obj, "spec.csi"),
+                    "spec.csi.driver: Required value".into(),
+                    "name the CSI driver",
+                );
+            }
+            if src("volumeHandle").is_none_or(str::is_empty) {
+                reject(
+                    r,
+                    at(obj, "spec.csi"),
+                    "spec.csi.volumeHandle: Required value".into(),
+                    "give the volume's handle in the storage system",
+                );
+            }
+        }
+        "rbd" => {
+            require_monitors(obj, r, first);
+            if src("image").is_none_or(str::is_empty) {
+                reject(
+                    r,
+                    at(obj, "spec.rbd"),
+                    "spec.rbd.image: Required value".into(),
+                    "name the RBD image",
+                );
+            }
+        }
+        "iscsi" => {
+            for k in ["targetPortal", "iqn"] {
+                if src(k).is_none_or(str::is_empty) {
+                    reject(
+                        r,
+                        at(obj, "spec.iscsi"),
+                        format!("spec.iscsi.{k}: Required value"),
+                        "give the iSCSI target",
+                    );
+                }
+            }
+        }
+        "awsElasticBlockStore" | "cinder" | "portworxVolume"
+            if src("volumeID").is_none_or(str::is_empty) =>
+        {
+            reject(
+                r,
+                at(obj, &format!("spec.{first}")),
+                format!("spec.{first}.volumeID: Required value"),
+                "give the volume's id",
+            );
+        }
+        "gcePersistentDisk" if src("pdName").is_none_or(str::is_empty) => {
+            reject(
+                r,
+                at(obj, "spec.gcePersistentDisk"),
+                "spec.persistentDisk.pdName: Required value".into(),
+                "name the disk",
+            );
+        }
+        "cephfs" => require_monitors(obj, r, first),
+        _ => {
+            // The other in-tree sources' required strings (validation.go:
+            // validateGlusterfsPersistentVolumeSource, validateFlexPersistentVolumeSource,
+            // validateAzureFilePV, validateAzureDisk, validateVsphereVolumeSource,
+            // validatePhotonPersistentDiskVolumeSource, validateScaleIOPersistentVolumeSource,
+            // validateStorageOSPersistentVolumeSource).
+            let required: &[&str] = match first {
+                "glusterfs" => &["endpoints", "path"],
+                "flexVolume" => &["driver"],
+                "azureFile" => &["secretName", "shareName"],
+                "azureDisk" => &["diskName", "diskURI"],
+                "vsphereVolume" => &["volumePath"],
+                "photonPersistentDisk" => &["pdID"],
+                "scaleIO" => &["gateway", "system", "volumeName"],
+                "storageos" => &["volumeName"],
+                _ => &[],
+            };
+            for k in required {
+                if src(k).is_none_or(str::is_empty) {
+                    reject(
+                        r,
+                        at(obj, &format!("spec.{first}")),
+                        format!("spec.{first}.{k}: Required value"),
+                        "fill in the field the volume source requires",
+                    );
+                }
+            }
+        }
+    }
+    if let Some(class) = root.at("spec.storageClassName").and_then(Node::as_str) {
+        if !class.is_empty() && !is_dns_subdomain(class) {
+            reject(
+                r,
+                at(obj, "spec.storageClassName"),
+                format!("spec.storageClassName: Invalid value: \"{class}\": {DNS_SUBDOMAIN}"),
+                "class names are lower case: letters, digits, '-' and '.'",
+            );
+        }
+    }
+    if let Some(na) = root.at("spec.nodeAffinity").filter(|n| !n.is_null()) {
+        match na.get("required").filter(|n| !n.is_null()) {
+            None => reject(r, at(obj, "spec.nodeAffinity"), "spec.nodeAffinity.required: Required value: must specify required node constraints".into(), "give nodeAffinity.required.nodeSelectorTerms"),
+            Some(req) => {
+                if req.get("nodeSelectorTerms").and_then(Node::as_seq).is_none_or(|s| s.is_empty()) {
+                    reject(r, at(obj, "spec.nodeAffinity.required"), "spec.nodeAffinity.required.nodeSelectorTerms: Required value: must have at least one node selector term".into(), "add a node selector term");
+                }
+            }
+        }
+    }
+}
+
+/// `ValidatePersistentVolumeClaimSpec` (for PVC objects; StatefulSet templates are checked
+/// when the controller creates the claims).
+pub(crate) fn claim(obj: &Object, _pvc: &Pvc, r: &mut Reader<'_>) {
+    let root = obj.root();
+    access_modes(r, "", root.at("spec.accessModes"), true);
+    if root
+        .at("spec.resources.requests.storage")
+        .filter(|n| !n.is_null())
+        .is_none()
+    {
+        reject(
+            r,
+            at(obj, "spec"),
+            "spec.resources[storage]: Required value".into(),
+            "request a size: resources: {requests: {storage: 10Gi}}",
+        );
+    }
+    if let Some(class) = root.at("spec.storageClassName").and_then(Node::as_str) {
+        if !class.is_empty() && !is_dns_subdomain(class) {
+            reject(
+                r,
+                at(obj, "spec.storageClassName"),
+                format!("spec.storageClassName: Invalid value: \"{class}\": {DNS_SUBDOMAIN}"),
+                "class names are lower case: letters, digits, '-' and '.'",
+            );
+        }
+    }
+}
+
+/// `ValidateStorageClass` (reclaimPolicy and volumeBindingMode after defaulting).
+pub(crate) fn storage_class(obj: &Object, _sc: &StorageClass, r: &mut Reader<'_>) {
+    let root = obj.root();
+    match root.get("provisioner").and_then(Node::as_str) {
+        None | Some("") => reject(r, obj.whole(), "provisioner: Required value".into(), "name the provisioner (a CSI driver, or kubernetes.io/no-provisioner for static volumes)"),
+        Some(p) => {
+            let lower = p.to_ascii_lowercase();
+            let (prefix, name) = match lower.split_once('/') {
+                Some((a, b)) => (Some(a), b),
+                None => (None, lower.as_str()),
+            };
+            let name_ok = !name.is_empty()
+                && name.len() <= 63
+                && !name.contains('/')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+                && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+                && name.ends_with(|c: char| c.is_ascii_alphanumeric());
+            if !name_ok || prefix.is_some_and(|x| !is_dns_subdomain(x)) {
+                reject(r, at(obj, "provisioner"), format!("provisioner: Invalid value: \"{p}\": must be a qualified name: an optional DNS subdomain prefix and '/', then a name of at most 63 letters, digits, '-', '_' or '.'"), "write the driver's name as it registers itself, e.g. ebs.csi.aws.com");
+            }
+        }
+    }
+    if root.get("reclaimPolicy").and_then(Node::as_str) == Some("Recycle") {
+        reject(
+            r,
+            at(obj, "reclaimPolicy"),
+            "reclaimPolicy: Unsupported value: \"Recycle\": supported values: \"Delete\", \"Retain\"".into(),
+            "a StorageClass's volumes are deleted or retained, never recycled",
+        );
+    }
+}
