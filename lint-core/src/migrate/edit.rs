@@ -3,7 +3,7 @@
 
 use super::plan::{node_at, Action, Seg};
 use super::split::indent;
-use super::write::format_str;
+use crate::yaml::write::string as format_str;
 use crate::node::{Entry, Node, Scalar, ScalarKind, Value};
 use crate::source::Pos;
 

@@ -186,12 +186,11 @@ pub fn migrate(req: &MigrateRequest) -> Migration {
 mod edit;
 mod plan;
 mod split;
-mod write;
 
 use edit::{apply_text, apply_tree};
 use plan::{kind_of, mapped, namespaced, plan, str_at, Ctx};
 use split::{split_objects, Parsed};
-use write::emit;
+use crate::yaml::write::write as emit;
 
 fn migrate_object(p: &Parsed, ctx: &Ctx, opts: &MigrateOptions) -> MigratedObject {
     let plan = plan(&p.root, ctx, opts);

@@ -1,7 +1,7 @@
 //! The input split into one text per object (List items too), each read as a tree.
 
 use super::edit::Lines;
-use super::write::emit;
+use crate::yaml::write::write as emit;
 use super::MigrateError;
 use crate::node::Node;
 use crate::source::Source;

@@ -14,6 +14,7 @@ mod build;
 mod fast;
 mod relax;
 mod split;
+pub(crate) mod write;
 
 use build::{parse_chunk, Builder};
 
