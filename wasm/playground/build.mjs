@@ -1,5 +1,5 @@
 // Assembles dist/index.html: the page template with its CSS, the wasm-bindgen glue, the
-// module (LZMA-compressed, base64), the seed examples and the app (unpack.js,
+// module (LZMA-compressed, base64), the seed examples and the app (unpack.js, words.js,
 // text.js, picture.js, app.js) inlined, so it needs no server and makes no network request.
 // Usage: node build.mjs <glue-dir> <out-dir>
 //
@@ -54,7 +54,7 @@ const parts = {
   "/*STYLE*/": readFileSync(join(here, "src", "style.css"), "utf8"),
   "/*GLUE*/": script(glue),
   "/*DATA*/": `const PVLINT_WASM = ${json({ ...LZMA, size: wasm.length, lzma: packed.toString("base64") })};\nconst PVLINT_EXAMPLES = ${json(examples)};`,
-  "/*APP*/": script(["unpack.js", "text.js", "picture.js", "app.js"].map((f) => readFileSync(join(here, "src", f), "utf8")).join("\n")),
+  "/*APP*/": script(["unpack.js", "words.js", "text.js", "picture.js", "app.js"].map((f) => readFileSync(join(here, "src", f), "utf8")).join("\n")),
 };
 for (const [k, v] of Object.entries(parts)) {
   if (!html.includes(k)) throw new Error(`template lacks ${k}`);
