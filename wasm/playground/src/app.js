@@ -5,7 +5,9 @@
   "use strict";
   const $ = (id) => document.getElementById(id);
   const input = $("input"), list = $("findings"), summary = $("summary"), details = $("details");
-  const bytes = Uint8Array.from(atob(PVLINT_WASM_B64), (c) => c.charCodeAt(0));
+  const t0 = performance.now();
+  const bytes = PvUnpack.lzma(PvUnpack.base64(PVLINT_WASM.lzma), PVLINT_WASM.size, PVLINT_WASM.lc, PVLINT_WASM.lp, PVLINT_WASM.pb);
+  const unpacked = performance.now() - t0;
   await wasm_bindgen({ module_or_path: bytes });
   const pv = wasm_bindgen;
   $("version").textContent = "v" + pv.version();
@@ -43,7 +45,15 @@
   };
   const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
   const sources = () => [{ name: FILE, text: input.value }];
-  const options = () => ({ kubeVersion: $("kube").value });
+  /** The request's options: the Kubernetes version and what the page may assume about the cluster. */
+  function options() {
+    const o = { kubeVersion: $("kube").value };
+    if ($("complete").checked) o.complete = true;
+    const d = $("default-class").value, name = $("default-class-name").value.trim();
+    if (d === "none") o.defaultClass = "";
+    else if (d === "named" && name) o.defaultClass = name;
+    return o;
+  }
   const visible = (f) => $("sev-" + f.severity).checked;
   const findingKey = (f) => `${f.rule}|${f.location.line}|${f.location.column}|${f.message}`;
   const errorText = (e) => (e && e.message) || String(e);
@@ -72,6 +82,9 @@
   function shareUrl() {
     const s = { t: input.value, k: $("kube").value };
     if (state.ops.length) s.o = state.ops;
+    const o = options();
+    if (o.complete) s.c = 1;
+    if (o.defaultClass !== undefined) s.d = o.defaultClass;
     return location.href.replace(/#.*$/, "") + "#v1=" + b64url.encode(JSON.stringify(s));
   }
 
@@ -227,6 +240,9 @@
     }, label || `L${at().line}:${at().column}`);
   }
 
+  /** "from templates/pvc.yaml (helm)": where a rendered document came from. */
+  const fromTemplate = (loc) => (loc && loc.origin ? el("span", { class: "template", title: `the document was rendered by ${loc.origin.tool} from ${loc.origin.file}` }, `from ${loc.origin.file} (${loc.origin.tool})`) : null);
+
   function renderFindings() {
     if (state.lintError) {
       drawn.findings = null;
@@ -247,7 +263,7 @@
     }
     const selected = state.selected && state.selected.finding;
     // The same findings, moved at most (text typed above them): patch their positions in place.
-    const sig = selected + "\u0001" + items.map((f) => `${f.rule}\u0000${f.message}\u0000${f.severity}\u0000${f.consequence ? f.consequence.summary : ""}`).join("\u0001");
+    const sig = selected + "\u0001" + items.map((f) => `${f.rule}\u0000${f.message}\u0000${f.severity}\u0000${f.consequence ? f.consequence.summary : ""}\u0000${f.location.origin ? f.location.origin.file : ""}`).join("\u0001");
     if (sig === drawn.findings && list.children.length === items.length && list.querySelector("li.finding")) {
       [...list.children].forEach((li, i) => {
         const f = items[i];
@@ -271,8 +287,9 @@
         },
         el("p", { class: "headline" }, f.message),
         el("div", { class: "meta" }, el("span", { class: "sev" }, f.severity), el("span", { class: "rule" }, f.rule), locLink(() => li._finding.location, `L${f.location.line}:${f.location.column}`),
+          fromTemplate(f.location),
           f.suggestion && f.suggestion.applicability === "exact" ? el("span", { class: "fixable", title: "has an exact fix" }, "fix") : null),
-        f.consequence ? el("p", { class: "consequence" }, f.consequence.summary) : null);
+        f.consequence ? el("p", { class: "consequence" }, PvWords.plain(f.consequence.summary)) : null);
         li._finding = f;
         return li;
       }),
@@ -313,19 +330,19 @@
   function findingDetails(f) {
     const c = f.consequence;
     const parts = [
-      el("div", { class: "meta" }, el("span", { class: `sev ${f.severity}` }, f.severity), el("span", { class: "rule" }, f.rule), el("span", { class: "family" }, f.family), locLink(f.location, `line ${f.location.line}, column ${f.location.column}`)),
+      el("div", { class: "meta" }, el("span", { class: `sev ${f.severity}` }, f.severity), el("span", { class: "rule" }, f.rule), el("span", { class: "family" }, f.family), locLink(f.location, `line ${f.location.line}, column ${f.location.column}`), fromTemplate(f.location)),
       el("h2", { class: "headline" }, f.message),
     ];
     if (c) {
       parts.push(el("div", { class: "consequence" },
         el("h3", {}, "What the cluster does"),
-        el("p", {}, c.summary),
+        el("p", {}, PvWords.plain(c.summary)),
         el("div", { class: "chips" },
           c.subject ? el("span", { class: "chip" }, `${c.subject.kind} ${c.subject.namespace ? c.subject.namespace + "/" : ""}${c.subject.name}`) : null,
           c.phase ? el("span", { class: `chip phase phase-${c.phase}` }, c.phase) : null,
           c.storage ? el("span", { class: `chip storage fate-${c.storage}` }, "storage " + c.storage) : null),
         c.event ? el("p", { class: "event" }, el("span", { class: `etype ${c.event.type}` }, c.event.type), " ", el("strong", {}, c.event.reason), " ", c.event.message) : null,
-        c.assumptions && c.assumptions.length ? el("ul", { class: "assumptions" }, ...c.assumptions.map((a) => el("li", {}, "assumed: " + a))) : null));
+        c.assumptions && c.assumptions.length ? el("ul", { class: "assumptions" }, ...c.assumptions.map((a) => el("li", {}, "assumed: " + PvWords.assumption(a)))) : null));
     }
     if (f.help) parts.push(el("h3", {}, "How to fix"), el("p", { class: "help" }, f.help));
     const s = f.suggestion;
@@ -353,7 +370,7 @@
       parts.push(box);
     }
     if (f.related && f.related.length) {
-      parts.push(el("h3", {}, "Related"), el("ul", { class: "related" }, ...f.related.map((r) => el("li", {}, locLink(r.location, `L${r.location.line}`), " ", r.message))));
+      parts.push(el("h3", {}, "Related"), el("ul", { class: "related" }, ...f.related.map((r) => el("li", {}, locLink(r.location, `L${r.location.line}`), " ", r.message, r.location.origin ? " " : null, fromTemplate(r.location)))));
     }
     const doc = pv.explain(f.rule);
     if (doc) parts.push(el("details", { class: "explain", open: true }, el("summary", {}, `About ${f.rule}`), el("div", { class: "docs" }, PvText.markdown(doc))));
@@ -366,9 +383,9 @@
     if (!sim) return null;
     if (sim.steps && sim.steps.length) {
       const i = state.step === null ? sim.steps.length - 1 : Math.min(state.step, sim.steps.length - 1);
-      return { ...sim.steps[i], index: i };
+      return { ...sim.steps[i], index: i, notCreated: i === 0 ? sim.notCreated : undefined };
     }
-    return { claims: sim.claims, volumes: sim.volumes, index: null };
+    return { claims: sim.claims, volumes: sim.volumes, notCreated: sim.notCreated, index: null };
   }
 
   function lastState() {
@@ -410,12 +427,42 @@
     return null;
   }
 
+  /** `text` with the simulation's made-up names of provisioned volumes as "the new volume"
+   * (the name on hover), and the core's placeholder for an unnamed default class in words. */
+  function human(text, fresh) {
+    const parts = PvWords.split(PvWords.plain(text), fresh);
+    return parts.map((p, i) => (typeof p === "string" ? p
+      : el("span", { class: "new-volume", title: `${p.name}: a name the simulation made up; the provisioner chooses the real one` }, /provisions $/.test(parts[i - 1] || "") ? "a new volume" : "the new volume")));
+  }
+  /** A volume's name for people: "new volume" for a provisioned one. */
+  function volumeName(name, fresh) {
+    return fresh.has(name) ? el("span", { class: "new-volume", title: `${name}: a name the simulation made up; the provisioner chooses the real one` }, "new volume") : name;
+  }
+
+  /** The findings about an object of the picture, each a link to it in the findings list. */
+  function findingsAbout(match) {
+    const fs = ((state.report && state.report.findings) || []).filter(match);
+    if (!fs.length) return null;
+    return el("div", { class: "about" }, el("h3", {}, "Findings"), el("ul", { class: "node-findings" }, ...fs.map((f) => el("li", {},
+      el("span", { class: `sev ${f.severity}` }, f.severity), " ",
+      el("a", { href: "#", class: "to-finding", "data-rule": f.rule, onclick: (ev) => { ev.preventDefault(); showFinding(f); } }, f.message)))));
+  }
+  const about = (kind, namespace, name) => (f) => f.object && f.object.kind === kind && f.object.name === name && (namespace === null || (f.object.namespace || "") === namespace);
+
+  /** Opens a finding from the picture: the findings tab, the finding selected. */
+  function showFinding(f) {
+    $("tab-findings").click();
+    selectFinding(f, true);
+  }
+
   function nodeDetails(id) {
     const v = view();
     const parts = [];
     if (!v) return [el("p", {}, "No simulation.")];
+    const fresh = PvWords.provisioned(v);
     const [kind, rest] = [id.slice(0, 1), id.slice(2)];
-    const origin = (o) => (o && o.file ? el("p", { class: "origin" }, `${o.kind === "cluster" ? "in the cluster state" : o.kind === "statefulset" ? `from StatefulSet ${o.object.name}, ordinal ${o.ordinal}` : "in the manifest"}: `, o.file === FILE ? locLink({ line: o.line, column: 1, endLine: o.line, endColumn: 1 }, `line ${o.line}`) : `${o.file}:${o.line}`) : null);
+    const origin = (o) => (o && o.file ? el("p", { class: "origin" }, `${o.kind === "cluster" ? "in the cluster state" : o.kind === "statefulset" ? `from StatefulSet ${o.object.name}'s claim template, for pod ${o.object.name}-${o.ordinal}` : "in the manifest"}: `, o.file === FILE ? locLink({ line: o.line, column: 1, endLine: o.line, endColumn: 1 }, `line ${o.line}`) : `${o.file}:${o.line}`) : null);
+    const phaseChip = (k, p) => el("span", { class: `chip phase phase-${p}`, title: PvWords.phase(k, p) }, p);
     if (kind === "c") {
       const c = v.claims.find((x) => `${x.namespace}/${x.name}` === rest);
       const [namespace, name] = rest.split("/");
@@ -423,44 +470,63 @@
       if (!c) {
         const gone = deletedAt((s) => s.claims.some((x) => `${x.namespace}/${x.name}` === rest), v.index);
         const vol = v.volumes.find((x) => x.claim === rest);
-        parts.push(el("p", {}, gone || (vol ? `Not in the input or the cluster: volume ${vol.name}'s claimRef names it.` : "This claim does not exist at this step.")));
+        const never = (v.notCreated || []).find((x) => x.claim === rest);
+        parts.push(el("p", {}, gone || (never ? `Never created: ${never.why}.` : vol ? `Not in the input or the cluster: volume ${vol.name}'s claimRef names it.` : "This claim does not exist at this step.")));
         return parts;
       }
-      parts.push(el("p", {}, el("span", { class: `chip phase phase-${c.phase}` }, c.phase), c.volume ? ` volume ${c.volume}` : "",
-        c.class !== null ? ` · class ${c.class === "" ? '""' : c.class} (${c.classSource})` : " · no class"),
-      el("p", { class: "why" }, c.why + (c.orderDependent ? " (order-dependent: another claim could take the volume)" : "")), origin(c.origin));
+      const cls = c.class === null ? "no class" : c.class === "<the cluster's default>" ? "the cluster's default class (assumed)" : `class ${c.class === "" ? '""' : c.class}`;
+      const source = { written: "as written", admission: "given by admission", retroactive: "given afterwards, when a default class appeared", none: "" }[c.classSource] || "";
+      parts.push(el("p", {}, phaseChip("claim", c.phase), " ", PvWords.phase("claim", c.phase), c.volume ? [" · volume ", volumeName(c.volume, fresh)] : "", ` · ${cls}${source ? ` (${source})` : ""}`),
+        el("p", { class: "why" }, ...human(c.why, fresh), c.orderDependent ? " (order-dependent: another claim could take the volume)" : ""), origin(c.origin));
       if (c.usedBy && c.usedBy.length) parts.push(el("p", {}, "used by ", ...c.usedBy.map((u, i) => [i ? ", " : "", `${u.object.kind} ${u.object.name}`]).flat()));
+      parts.push(findingsAbout(about("PersistentVolumeClaim", namespace, name)));
       if (c.events.length) parts.push(el("h3", {}, "Events"), eventsTable(c.events));
       parts.push(opButtons({ type: "claim", namespace, name }));
     } else if (kind === "v") {
       const vol = v.volumes.find((x) => x.name === rest);
-      parts.push(el("div", { class: "meta" }, el("span", {}, "PersistentVolume")), el("h2", {}, rest));
+      parts.push(el("div", { class: "meta" }, el("span", {}, "PersistentVolume")), el("h2", {}, volumeName(rest, fresh)));
+      if (fresh.has(rest)) parts.push(el("p", { class: "hint" }, `The provisioner creates it and chooses its name; the simulation calls it ${rest}.`));
       if (!vol) {
         const gone = deletedAt((s) => s.volumes.some((x) => x.name === rest), v.index);
         const c = v.claims.find((x) => x.link && x.link.volume === rest);
         parts.push(el("p", {}, gone || (c ? `Not in the input or the cluster: claim ${c.namespace}/${c.name} names it.` : "This volume does not exist at this step.")));
         return parts;
       }
-      const fate = PvPicture.fateLabel(vol);
-      parts.push(el("p", {}, el("span", { class: `chip phase phase-${vol.gone ? "gone" : vol.phase}` }, vol.gone ? "deleted" : vol.phase),
+      const fate = PvWords.fate(vol);
+      parts.push(el("p", {}, vol.gone ? el("span", { class: "chip phase phase-gone" }, "deleted") : phaseChip("volume", vol.phase), " ", vol.gone ? "the PersistentVolume object is gone" : PvWords.phase("volume", vol.phase),
         vol.terminating ? el("span", { class: "chip terminating", title: "deleted, but a finalizer keeps the object (kubernetes.io/pv-protection while it is Bound)" }, "Terminating") : null,
-        vol.claim ? ` claimRef ${vol.claim}` : " no claimRef"),
-        el("p", { class: "why" }, vol.why), origin(vol.origin),
-        el("p", {}, el("span", { class: `chip storage fate-${vol.storage.fate}` }, "storage: " + fate.full), " ", vol.backing),
-        vol.storage.error ? el("p", { class: "error" }, vol.storage.error) : null);
+        vol.claim ? ` · claimRef ${vol.claim}` : " · no claimRef"),
+        el("p", { class: "why" }, ...human(vol.why, fresh)), origin(vol.origin),
+        el("p", {}, el("span", { class: `chip storage fate-${vol.storage.fate}` }, "storage " + fate.short), " ", fate.full, " — ", PvWords.plain(vol.backing)));
+      parts.push(findingsAbout(about("PersistentVolume", null, rest)));
       if (vol.events.length) parts.push(el("h3", {}, "Events"), eventsTable(vol.events));
       parts.push(opButtons({ type: "volume", name: rest }));
     } else if (kind === "s") {
       const vol = v.volumes.find((x) => x.name === rest);
-      parts.push(el("div", { class: "meta" }, el("span", {}, "Storage")), el("h2", {}, vol ? vol.backing : rest));
-      if (vol) parts.push(el("p", {}, el("span", { class: `chip storage fate-${vol.storage.fate}` }, PvPicture.fateLabel(vol).full), ` behind volume ${vol.name}`), vol.storage.error ? el("p", { class: "error" }, vol.storage.error) : null);
+      parts.push(el("div", { class: "meta" }, el("span", {}, "Storage")), el("h2", {}, vol ? PvWords.plain(vol.backing) : rest));
+      if (vol) {
+        const fate = PvWords.fate(vol);
+        parts.push(el("p", {}, el("span", { class: `chip storage fate-${vol.storage.fate}` }, fate.short), " ", fate.full, " · behind volume ", volumeName(vol.name, fresh)));
+      }
+    } else if (kind === "p") {
+      // A pod of a hazard: the finding says what happens to it.
+      const [wid, role] = rest.split("#");
+      const [wkind, wns, wname] = wid.replace(/^w:/, "").split("/");
+      const f = ((state.report && state.report.findings) || []).find((x) => x.family === "rwo-surge" && x.object && x.object.kind === wkind && (x.object.namespace || "") === wns && x.object.name === wname);
+      parts.push(el("div", { class: "meta" }, el("span", {}, `Pod of ${wkind} ${wname}`)), el("h2", {}, role === "holder" ? "The pod that has the volume" : "The pod that waits for it"));
+      if (f) {
+        parts.push(el("p", { class: "why" }, PvWords.plain(f.consequence ? f.consequence.summary : f.message)));
+        if (f.consequence && f.consequence.assumptions && f.consequence.assumptions.length) parts.push(el("ul", { class: "assumptions" }, ...f.consequence.assumptions.map((a) => el("li", {}, "assumed: " + PvWords.assumption(a)))));
+        parts.push(findingsAbout((x) => x === f));
+      }
     } else {
       const users = v.claims.filter((c) => (c.usedBy || []).some((u) => `${u.object.kind}/${u.object.namespace || ""}/${u.object.name}` === rest));
       const u = users.length ? users[0].usedBy.find((x) => `${x.object.kind}/${x.object.namespace || ""}/${x.object.name}` === rest) : null;
-      const [wkind, , wname] = rest.split("/");
+      const [wkind, wns, wname] = rest.split("/");
       parts.push(el("div", { class: "meta" }, el("span", {}, wkind)), el("h2", {}, wname));
       if (u) parts.push(el("p", {}, u.file === FILE ? locLink({ line: u.line, column: 1, endLine: u.line, endColumn: 1 }, `line ${u.line}`) : `${u.file}:${u.line}`));
       parts.push(el("p", {}, "mounts ", users.map((c) => `${c.namespace}/${c.name} (${c.phase})`).join(", ")));
+      parts.push(findingsAbout(about(wkind, wns, wname)));
     }
     return parts;
   }
@@ -519,6 +585,12 @@
     renderTables();
   }
 
+  // The picture is laid out for the panel's width: drawn again when that changes.
+  let pictureWidth = 0;
+  new ResizeObserver(() => {
+    if (!$("panel-picture").hidden && state.sim && $("picture").clientWidth !== pictureWidth) renderPicture();
+  }).observe($("picture"));
+
   function renderPicture() {
     const v = view();
     const banner = $("step-banner");
@@ -530,8 +602,11 @@
     banner.hidden = !steps.length;
     if (steps.length) banner.textContent = `Step ${v.index} of ${steps.length - 1}: ${v.operation}` + (v.index < steps.length - 1 ? " (select a later step in the timeline to move on)" : "");
     const selected = state.selected && state.selected.node;
-    $("picture").replaceChildren(PvPicture.render(v, { selected, onSelect: (n) => selectNode(n.id) }));
-    const a = state.sim.assumptions;
+    const width = $("picture").clientWidth;
+    pictureWidth = width;
+    const findings = state.report ? state.report.findings : [];
+    $("picture").replaceChildren(PvPicture.render(v, { selected, onSelect: (n) => selectNode(n.id), width, findings }));
+    const a = state.sim.assumptions.map(PvWords.assumption);
     $("assumptions").textContent = a.length ? "Assumed: " + a.join("; ") + "." : "";
   }
 
@@ -569,13 +644,14 @@
     const rows = new Map(); // object -> {label, cells[]}
     const row = (key, label) => rows.get(key) || rows.set(key, { label, cells: new Array(steps.length).fill(null) }).get(key);
     steps.forEach((s, i) => {
-      for (const c of s.claims) row(`c:${c.namespace}/${c.name}`, `PVC ${c.namespace}/${c.name}`).cells[i] = { text: c.phase, cls: `phase-${c.phase}`, title: c.why };
+      const fresh = PvWords.provisioned(s);
+      for (const c of s.claims) row(`c:${c.namespace}/${c.name}`, `PVC ${c.namespace}/${c.name}`).cells[i] = { text: c.phase, cls: `phase-${c.phase}`, title: PvWords.plain(c.why) };
       for (const v of s.volumes) {
-        const fate = v.storage.fate;
-        const lost = ["deleted", "leftToProvisioner", "recycled", "leaked"].includes(fate);
-        row(`v:${v.name}`, `PV ${v.name}`).cells[i] = {
+        const fate = PvWords.fate(v);
+        const label = fresh.has(v.name) ? el("span", { title: v.name }, `PV new volume${v.claim ? ` (for ${v.claim})` : ""}`) : `PV ${v.name}`;
+        row(`v:${v.name}`, label).cells[i] = {
           text: v.gone ? "deleted" : v.phase, cls: v.gone ? "phase-gone" : `phase-${v.phase}`,
-          note: lost ? "storage " + PvPicture.fateLabel(v).text : v.terminating ? "Terminating" : null, title: v.why,
+          note: fate.gone ? "storage " + fate.short : v.terminating ? "Terminating" : null, title: PvWords.plain(v.why),
         };
       }
     });
@@ -608,17 +684,18 @@
   function renderTables() {
     const v = view();
     if (!v) return;
+    const fresh = PvWords.provisioned(v);
     table($("claims"), ["claim", "phase", "volume", "class", "why"], v.claims.map((c) => [
       `${c.namespace}/${c.name}`,
       el("td", { class: "phase-" + c.phase }, c.phase),
-      c.volume || "–",
-      c.class === null ? "<unset>" : c.class === "" ? '""' : c.class,
-      c.why + (c.orderDependent ? " (order-dependent)" : ""),
+      c.volume ? el("td", {}, volumeName(c.volume, fresh)) : "–",
+      c.class === null ? "<unset>" : c.class === "" ? '""' : c.class === "<the cluster's default>" ? "the default (assumed)" : c.class,
+      el("td", {}, ...human(c.why, fresh), c.orderDependent ? " (order-dependent)" : ""),
     ]));
     table($("volumes"), ["volume", "phase", "claim", "storage"], v.volumes.map((x) => {
-      const f = PvPicture.fateLabel(x);
-      return [x.name, el("td", { class: "phase-" + (x.gone ? "gone" : x.phase) }, x.gone ? "deleted" : x.phase), x.claim || "–",
-        el("td", { class: f.cls === "bad" ? "deleted" : "" }, `${f.full}: ${x.backing}`)];
+      const f = PvWords.fate(x);
+      return [el("td", {}, volumeName(x.name, fresh)), el("td", { class: "phase-" + (x.gone ? "gone" : x.phase) }, x.gone ? "deleted" : x.phase), x.claim || "–",
+        el("td", { class: f.gone ? "deleted" : "" }, `${f.full}: ${PvWords.plain(x.backing)}`)];
     }));
     const events = [];
     for (const c of v.claims) for (const e of c.events) events.push([`PersistentVolumeClaim ${c.namespace}/${c.name}`, e.type, e.reason, e.message]);
@@ -676,6 +753,13 @@
   });
   input.addEventListener("scroll", onScroll);
   $("kube").addEventListener("change", relint);
+  $("complete").addEventListener("change", relint);
+  $("default-class").addEventListener("change", () => {
+    $("default-class-name").hidden = $("default-class").value !== "named";
+    if (!$("default-class-name").hidden) $("default-class-name").focus();
+    relint();
+  });
+  $("default-class-name").addEventListener("input", schedule);
   for (const s of ["error", "warning", "info"]) {
     $("sev-" + s).addEventListener("change", () => {
       renderFindings();
@@ -724,6 +808,13 @@
   function load(s) {
     input.value = s.t;
     if (s.k && [...$("kube").options].some((o) => o.value === s.k)) $("kube").value = s.k;
+    if (s.k) {
+      // A shared state says what the page assumed; an example keeps the current choice.
+      $("complete").checked = !!s.c;
+      $("default-class").value = typeof s.d !== "string" ? "assumed" : s.d === "" ? "none" : "named";
+      $("default-class-name").value = typeof s.d === "string" ? s.d : "";
+      $("default-class-name").hidden = $("default-class").value !== "named";
+    }
     state.ops = Array.isArray(s.o) ? s.o : [];
     state.step = null;
     state.selected = null;
@@ -734,7 +825,7 @@
   }
 
   // For the browser tests' benchmark and the console.
-  window.playground = { relint, state };
+  window.playground = { relint, state, startup: { unpackMs: unpacked } };
 
   const initial = stateFromHash();
   if (initial) load(initial);

@@ -7,10 +7,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { corpus, read, repo, requestOf } from "./corpus.mjs";
 
@@ -62,6 +63,18 @@ async function typeManifest(page, text) {
 
 const shot = (page, name) => page.screenshot({ path: join(shots, name) });
 const cli = (...args) => JSON.parse(execFileSync(pvlint, args, { cwd: repo, encoding: "utf8" }));
+
+test("the page stays within 400 KB gzipped; its module unpacks at load", async (t) => {
+  const html = readFileSync(fileURLToPath(page_url));
+  const gz = gzipSync(html, { level: 9 }).length;
+  const { page } = await open();
+  const unpack = await page.evaluate(() => window.playground.startup.unpackMs);
+  await page.close();
+  const line = `the page: ${(html.length / 1024).toFixed(0)} KiB, ${(gz / 1024).toFixed(1)} KiB gzipped (budget 400 KiB); the module unpacked in ${unpack.toFixed(0)} ms`;
+  t.diagnostic(line);
+  console.log(line);
+  assert.ok(gz <= 400 * 1024, line);
+});
 
 test("pasting a seed manifest shows its findings, gutter marks and squiggles at the right spans", async () => {
   const { page, problems, requests } = await open();
@@ -214,12 +227,15 @@ test("copy fixed YAML: an exact suggestion's edits, applied to the whole manifes
   await page.close();
 });
 
-/** The picture's nodes and edges. */
+/** The picture's nodes and edges ("from -> to: label", the label empty for unlabelled edges). */
 async function picture(page) {
-  return page.evaluate(() => ({
-    nodes: [...document.querySelectorAll("svg.binding .node")].map((n) => ({ id: n.dataset.id, phase: n.dataset.phase, cls: n.getAttribute("class"), stroke: getComputedStyle(n.querySelector(".box")).stroke })),
-    edges: [...document.querySelectorAll("svg.binding .edge-label")].map((g) => `${g.dataset.from} -> ${g.dataset.to}: ${g.dataset.label}`),
-  }));
+  return page.evaluate(() => {
+    const labels = new Map([...document.querySelectorAll("svg.binding .edge-label")].map((g) => [`${g.dataset.from} -> ${g.dataset.to}`, g.dataset.label]));
+    return {
+      nodes: [...document.querySelectorAll("svg.binding .node")].map((n) => ({ id: n.dataset.id, phase: n.dataset.phase, cls: n.getAttribute("class"), stroke: getComputedStyle(n.querySelector(".box")).stroke, text: [...n.querySelectorAll("text:not(.badge text)")].map((t) => [...t.querySelectorAll("tspan")].map((s) => s.textContent).join(" ")).join(" | ") })),
+      edges: [...document.querySelectorAll("svg.binding path.edge")].map((e) => `${e.dataset.from} -> ${e.dataset.to}`).map((k) => `${k}: ${labels.get(k) || ""}`),
+    };
+  });
 }
 
 test("binding picture: workloads → claims → volumes → storage, coloured by phase, edges say why", async () => {
@@ -231,18 +247,22 @@ test("binding picture: workloads → claims → volumes → storage, coloured by
   const p = await picture(page);
   assert.deepEqual(p.nodes.map((n) => `${n.id} ${n.phase}`).sort(), [
     // OrderedReady: web-1 never becomes Ready, so www-web-2 is never created.
-    "c:default/www-web-0 Bound", "c:default/www-web-1 Pending",
+    "c:default/www-web-0 Bound", "c:default/www-web-1 Pending", "c:default/www-web-2 never created",
     "s:pv0003 kept", "v:pv0003 Bound", "w:StatefulSet/default/web ",
   ]);
   assert.deepEqual(p.edges.sort(), [
     "c:default/www-web-0 -> v:pv0003: smallest match",
-    "v:pv0003 -> s:pv0003: kept",
-    "w:StatefulSet/default/web -> c:default/www-web-0: ordinal 0",
-    "w:StatefulSet/default/web -> c:default/www-web-1: ordinal 1",
+    "v:pv0003 -> s:pv0003: ",
+    "w:StatefulSet/default/web -> c:default/www-web-0: ",
+    "w:StatefulSet/default/web -> c:default/www-web-1: ",
+    "w:StatefulSet/default/web -> c:default/www-web-2: ",
   ]);
-  const stroke = Object.fromEntries(p.nodes.map((n) => [n.id, n.stroke]));
-  assert.equal(stroke["c:default/www-web-0"], "rgb(46, 125, 50)"); // Bound: green
-  assert.equal(stroke["c:default/www-web-1"], "rgb(178, 106, 0)"); // Pending: amber
+  const nodes2 = Object.fromEntries(p.nodes.map((n) => [n.id, n]));
+  assert.equal(nodes2["c:default/www-web-0"].stroke, "rgb(46, 125, 50)"); // Bound: green
+  assert.equal(nodes2["c:default/www-web-1"].stroke, "rgb(178, 106, 0)"); // Pending: amber
+  assert.equal(nodes2["c:default/www-web-2"].stroke, "rgb(178, 106, 0)"); // never created: amber, dashed
+  assert.match(nodes2["c:default/www-web-1"].text, /for pod web-1 \| waiting for a volume/);
+  assert.match(nodes2["c:default/www-web-2"].text, /never created/);
   await shot(page, "picture-statefulset-pool.png");
 
   // Seed 000: the imported claim is Lost (misbound), its volume Released, the storage deleted.
@@ -251,26 +271,42 @@ test("binding picture: workloads → claims → volumes → storage, coloured by
   await page.waitForSelector(`svg.binding .node[data-id="${claim0}"][data-phase="Lost"]`);
   const q = await picture(page);
   assert.ok(q.edges.includes(`${claim0} -> v:${volume0}: claimRef.uid differs`), q.edges.join("\n"));
-  assert.ok(q.edges.includes(`v:${volume0} -> s:${volume0}: driver deletes it`), q.edges.join("\n"));
+  assert.ok(q.edges.includes(`v:${volume0} -> s:${volume0}: reclaim: Delete`), q.edges.join("\n"));
   const nodes0 = Object.fromEntries(q.nodes.map((n) => [n.id, n]));
   assert.equal(nodes0[claim0].stroke, "rgb(198, 40, 40)"); // Lost: red
   assert.equal(nodes0[`v:${volume0}`].phase, "Released");
   assert.equal(nodes0[`s:${volume0}`].stroke, "rgb(198, 40, 40)"); // the storage is destroyed: red
+  assert.match(nodes0[`s:${volume0}`].cls, /\bdestroyed\b/);
+  assert.match(nodes0[`s:${volume0}`].text, /✕ deleted by the provisioner$/);
   await shot(page, "picture-dr-migration.png");
 
-  // Seed 003: a Deployment mounting its claim.
+  // Seed 003 with the defaults: the surge pod waits on Multi-Attach and the rollout hangs.
   await page.selectOption("#examples", "seed-003-rwo-rolling-update/broken-defaults.yaml");
   await page.waitForSelector("svg.binding .node.workload");
   const r = await picture(page);
-  assert.ok(r.edges.some((e) => /^w:Deployment\/[^ ]+ -> c:[^ ]+: mounts$/.test(e)), r.edges.join("\n"));
-  // Clicking a node opens its details with the simulation's reason.
+  const waiter = r.nodes.find((n) => n.id.startsWith("p:w:Deployment/") && n.id.endsWith("#waiter"));
+  assert.ok(waiter, r.nodes.map((n) => n.id).join("\n"));
+  assert.equal(waiter.phase, "waiting");
+  assert.match(waiter.text, /surge pod \| waits on Multi-Attach: the rollout hangs/);
+  assert.equal(waiter.stroke, "rgb(178, 106, 0)"); // the finding is a warning: amber
+  assert.ok(r.edges.some((e) => e.startsWith(`${waiter.id} -> c:`) && e.endsWith(": Multi-Attach error")), r.edges.join("\n"));
+  // Clicking a node opens its details with the simulation's reason, the provisioned volume's
+  // made-up name said as "a new volume" (the name on hover).
   const claim = r.nodes.find((n) => n.id.startsWith("c:"));
   await page.click(`svg.binding .node[data-id="${claim.id}"]`);
   await page.waitForSelector("#object-details:not([hidden]) .why");
   const sim = await page.evaluate(() => window.pvlint.simulate([{ name: "manifest.yaml", text: document.getElementById("input").value }], { options: { kubeVersion: "1.34" } }));
-  assert.equal(await page.textContent("#object-details .why"), sim.claims.find((c) => `c:${c.namespace}/${c.name}` === claim.id).why);
+  const c = sim.claims.find((x) => `c:${x.namespace}/${x.name}` === claim.id);
+  assert.equal(await page.textContent("#object-details .why"), c.why.replace(c.volume, "a new volume"));
+  assert.equal(await page.getAttribute("#object-details .why .new-volume", "title"), `${c.volume}: a name the simulation made up; the provisioner chooses the real one`);
   assert.deepEqual(await page.$$eval("#object-details button.op", (bs) => bs.map((b) => b.dataset.op)), ["deletePvc"]);
   await shot(page, "picture-deployment-details.png");
+  // The waiting pod's details give the finding; its link opens it in the findings list.
+  await page.click(`svg.binding .node[data-id="${waiter.id}"]`);
+  await page.waitForSelector('#object-details a.to-finding[data-rule="rwo-rolling-surge"]');
+  await page.click('#object-details a.to-finding[data-rule="rwo-rolling-surge"]');
+  await page.waitForSelector('#details:not([hidden]) .rule');
+  assert.equal(await page.textContent("#details .meta .rule"), "rwo-rolling-surge");
   assert.deepEqual(problems, []);
   await page.close();
 });

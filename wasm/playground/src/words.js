@@ -1,0 +1,135 @@
+// Words a person reads for the values of pvlint's JSON: phases, storage fates, fit checks,
+// provisioned volumes' synthetic names, and the assumptions, which the core words for the
+// command line (`pass --cluster-state or --complete to check`): ASSUMPTIONS rewords each
+// command-line phrasing for this page, pointing at its own controls or at what to add to the
+// input. test/playground.test.mjs runs every assumption the examples and fixtures produce
+// through it: a new phrasing that names a pvlint flag and is not in the table fails there.
+"use strict";
+
+const PvWords = (() => {
+  // The page's controls the assumptions point at (index.html).
+  const WHOLE = "“Input is the whole cluster”";
+  const DEFAULT = "“Default class”";
+
+  /** [the command line's phrasing, this page's]: regular expressions and replacements. */
+  const ASSUMPTIONS = [
+    // A class the input does not define (Assumption::ClassExists).
+    [/ \(pass --cluster-state or --complete to check\)$/, " (to check, paste the cluster's StorageClasses into the input — kubectl get storageclass -o yaml — or tick " + WHOLE + " if the input has them all)", /^StorageClass /],
+    // No other volume matches (Assumption::NoOtherVolumes), a named volume is not in the cluster.
+    [/ \(pass --cluster-state or --complete to check\)$/, " (tick " + WHOLE + " if the input has every PersistentVolume, or paste the cluster's — kubectl get pv -o yaml — into the input)", /PersistentVolume/],
+    [/ \(pass --cluster-state or --complete to make this certain\)$/, " (tick " + WHOLE + " to make this certain)"],
+    [/ \(--default-class NAME or --no-default-class say what the cluster has\)$/, " (choose what the cluster has under " + DEFAULT + " above)"],
+    [/; a CSIDriver object in the input, or --cluster-state, says for sure$/, "; a CSIDriver object for the driver in the input says for sure"],
+    [/; pass --cluster-state to check\)$/, "; add the StorageClass to the input to check)"],
+    [/ \(add them to --cluster-state to make this certain\)$/, " (add the cluster's StorageClasses to the input to make this certain)"],
+    [/; --together or --complete says so for sure$/, "; tick " + WHOLE + " to say so for sure"],
+  ];
+
+  /** pvlint's own command-line flags (not kubectl's or kube-controller-manager's). */
+  const PVLINT_FLAG = /(^|[^\w-])--(cluster-state|complete|default-class|no-default-class|together|each-file|kube-version|against-cluster|hostpath-provisioner|config)\b/;
+
+  /** An assumption as this page words it. */
+  function assumption(text) {
+    let t = plain(text);
+    for (const [cli, here, when] of ASSUMPTIONS) {
+      if (when && !when.test(t)) continue;
+      if (cli.test(t)) {
+        t = t.replace(cli, here);
+        break;
+      }
+    }
+    return t;
+  }
+
+  /** The core's placeholder for an unnamed default class, in words. */
+  function plain(text) {
+    return String(text)
+      .replace(/StorageClass <the cluster's default>/g, "the cluster's default StorageClass")
+      .replace(/<the cluster's default>/g, "the cluster's default class");
+  }
+
+  const CLAIM_PHASE = {
+    Pending: "waiting for a volume",
+    Bound: "bound to its volume",
+    Lost: "pods cannot mount it",
+    Rejected: "the API server refuses it",
+  };
+  const VOLUME_PHASE = {
+    Available: "free: no claim yet",
+    Bound: "bound to its claim",
+    Released: "its claim is gone; the data is still there",
+    Failed: "its reclaim failed",
+  };
+  /** A claim's or volume's phase in a few words (`kind`: "claim" or "volume"). */
+  const phase = (kind, p) => (kind === "claim" ? CLAIM_PHASE : VOLUME_PHASE)[p] || p;
+
+  /** Fit checks of the PV controller (`Link.checks`). */
+  const CHECKS = {
+    beingDeleted: "being deleted", capacity: "size", storageClassName: "class",
+    volumeAttributesClassName: "attributes class", volumeMode: "volume mode", accessModes: "access modes", selector: "selector",
+  };
+  const checks = (list) => (list || []).map((c) => CHECKS[c] || c).join(", ");
+
+  /** Who a fate's `by` names, in words ("the provisioner of StorageClass rbd" stays). */
+  const who = (by, what) => (!by ? what : /^(the |an? )/.test(by) ? plain(by) : `${what} ${by}`);
+
+  /** A volume's storage fate: `short` for the picture, `full` for panels, `edge` the label of
+   * the volume's edge to it, `cls` ok/warn/bad; `gone` when the data is destroyed or left
+   * behind, `orphan` when left behind (it still exists, nothing deletes it). */
+  function fate(v) {
+    const s = v.storage;
+    switch (s.fate) {
+      case "kept": return { short: "kept", full: "kept: nothing deletes it", cls: "ok" };
+      case "provisioned": return { short: "new, provisioned", full: `created by ${who(s.by, "the provisioner")}`, cls: "ok" };
+      case "deleted": return { short: "deleted", full: `deleted by ${who(s.by, "the volume plugin")}`, edge: "reclaim: Delete", cls: "bad", gone: true };
+      case "leftToProvisioner": return { short: "deleted by the provisioner", full: `deleted by ${who(s.by, "the provisioner")} once the volume is Released`, edge: "reclaim: Delete", cls: "bad", gone: true };
+      case "recycled": return { short: "wiped (Recycle)", full: "wiped by the recycler (rm -rf of the volume's files)", edge: "reclaim: Recycle", cls: "bad", gone: true };
+      case "deleteFailed": return { short: "delete fails", full: `deleting it fails${s.error ? ": " + s.error : ""}`, cls: "warn" };
+      case "recycleFailed": return { short: "recycle fails", full: `recycling it fails${s.error ? ": " + s.error : ""}`, cls: "warn" };
+      case "leaked": return { short: "leaked", full: "leaked: the PersistentVolume is gone and nothing deletes the storage", edge: "PV gone", cls: "bad", gone: true, orphan: true };
+      default: return { short: String(s.fate), full: String(s.fate), cls: "warn" };
+    }
+  }
+
+  /** A claim's link to a volume as a short label: `text` (none when the volume says it), and
+   * `cls` ok/warn/bad. */
+  function link(c) {
+    const l = c.link;
+    const ch = checks(l.checks);
+    switch (l.how) {
+      case "bestMatch": return { text: l.tied && l.tied.length ? "smallest match (tie)" : "smallest match", cls: "ok" };
+      case "claimRef": return { text: ch ? `claimRef; skips ${ch}` : "claimRef reserves it", cls: ch ? "warn" : "ok" };
+      case "volumeName": return { text: "names it (volumeName)", cls: "ok" };
+      case "namedEachOther": return { text: ch ? `named both ways; skips ${ch}` : "named both ways", cls: ch ? "warn" : "ok" };
+      case "provisioned": return { text: "", cls: "ok" }; // the volume says "new volume, provisioned for …"
+      case "alreadyBound": return { text: "bound (UIDs match)", cls: "ok" };
+      case "rebound": return { text: "re-bound", cls: "warn" };
+      case "misbound": return { text: l.holder === `${c.namespace}/${c.name}` ? "claimRef.uid differs" : "claimRef names another claim", cls: "bad" };
+      case "volumeMissing": return { text: "volume not found", cls: c.phase === "Lost" ? "bad" : "warn" };
+      case "mismatch": return { text: `does not fit: ${ch}`, cls: "warn" };
+      case "taken": return { text: "taken by another claim", cls: "warn" };
+      default: return { text: String(l.how), cls: "warn" };
+    }
+  }
+
+  /** Provisioned volumes' names are made up by the simulation (pvc-00000000-…): their names in
+   * a state, to be shown as "new volume" with the name on hover. */
+  const provisioned = (state) => new Set(((state && state.volumes) || []).filter((v) => v.origin && v.origin.kind === "provisioned").map((v) => v.name));
+
+  /** `text` split into strings and {name} parts where it names one of `names`. */
+  function split(text, names) {
+    if (!names || !names.size) return [text];
+    const re = new RegExp(`(?:volume )?(${[...names].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`, "g");
+    const out = [];
+    let at = 0;
+    for (const m of text.matchAll(re)) {
+      if (m.index > at) out.push(text.slice(at, m.index));
+      out.push({ name: m[1] });
+      at = m.index + m[0].length;
+    }
+    if (at < text.length) out.push(text.slice(at));
+    return out;
+  }
+
+  return { assumption, plain, phase, fate, link, checks, provisioned, split, ASSUMPTIONS, PVLINT_FLAG };
+})();
