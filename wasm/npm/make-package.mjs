@@ -1,6 +1,6 @@
 // Turns wasm-bindgen's `--target web` output into the npm package pvlint-wasm: writes
-// package.json (version from the workspace Cargo.toml) and adds the Node entry and the
-// package README. Usage: node make-package.mjs <pkg-dir>
+// package.json (version from the workspace Cargo.toml) and adds the Node entry, the package
+// README and the repository's LICENSE. Usage: node make-package.mjs <pkg-dir>
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +28,7 @@ for (const f of glue) {
 }
 const own = ["node.js", "node.d.ts", "README.md"];
 for (const f of own) copyFileSync(join(here, f), join(pkgDir, f));
+copyFileSync(join(repo, "LICENSE"), join(pkgDir, "LICENSE"));
 
 const pkg = {
   name: "pvlint-wasm",
@@ -35,6 +36,8 @@ const pkg = {
   description:
     "pvlint in JavaScript: lint Kubernetes storage manifests (PersistentVolumes, claims, StorageClasses, workloads) and simulate the PersistentVolume controller, in the browser or Node",
   license: workspaceKey("license"),
+  homepage: `${workspaceKey("homepage")}#from-javascript-and-typescript-the-npm-package`,
+  bugs: { url: `${workspaceKey("repository")}/issues` },
   repository: { type: "git", url: `git+${workspaceKey("repository")}.git`, directory: "wasm" },
   keywords: ["kubernetes", "persistentvolume", "lint", "storage", "wasm"],
   type: "module",
@@ -56,7 +59,7 @@ const pkg = {
   browser: "./pvlint_wasm.js",
   module: "./pvlint_wasm.js",
   types: "./pvlint_wasm.d.ts",
-  files: [...glue, ...own],
+  files: [...glue, ...own, "LICENSE"],
   sideEffects: ["./node.js"],
   engines: { node: ">=18" },
 };
