@@ -2,7 +2,7 @@
 //!
 //! - `wasm32-unknown-unknown` + `wasm-bindgen --target web|no-modules`: the JavaScript package
 //!   and the playground ([`browser`]): functions taking and returning plain JS objects.
-//! - `wasm32-wasip1`: a core module with a small JSON ABI for any WASI host ([`abi`],
+//! - `wasm32-wasip1`: a core module with a small JSON ABI for any WASI host (`abi.rs`,
 //!   documented in docs/embedding.md). The `pvlint --engine wasm` harness runs it under wasmtime.
 //! - natively, the same request handling is tested like any Rust code.
 //!
