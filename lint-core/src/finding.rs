@@ -105,6 +105,14 @@ pub struct Origin {
     pub file: String,
     /// `helm` or `kustomize`.
     pub tool: String,
+    /// That file in the repository, when the host found it (`--source-root`), and where the
+    /// finding's field is in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
 }
 
 /// Whether a suggestion can be applied as it is.

@@ -3,9 +3,9 @@
 
 use super::plan::{node_at, Action, Seg};
 use super::split::indent;
-use crate::yaml::write::string as format_str;
 use crate::node::{Entry, Node, Scalar, ScalarKind, Value};
 use crate::source::Pos;
+use crate::yaml::write::string as format_str;
 
 /// A text's lines, for turning positions into byte offsets.
 pub(super) struct Lines<'a> {

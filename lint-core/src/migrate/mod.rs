@@ -187,10 +187,10 @@ mod edit;
 mod plan;
 mod split;
 
+use crate::yaml::write::write as emit;
 use edit::{apply_text, apply_tree};
 use plan::{kind_of, mapped, namespaced, plan, str_at, Ctx};
 use split::{split_objects, Parsed};
-use crate::yaml::write::write as emit;
 
 fn migrate_object(p: &Parsed, ctx: &Ctx, opts: &MigrateOptions) -> MigratedObject {
     let plan = plan(&p.root, ctx, opts);

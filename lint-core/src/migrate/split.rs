@@ -1,11 +1,11 @@
 //! The input split into one text per object (List items too), each read as a tree.
 
 use super::edit::Lines;
-use crate::yaml::write::write as emit;
 use super::MigrateError;
 use crate::node::Node;
 use crate::source::Source;
 use crate::yaml;
+use crate::yaml::write::write as emit;
 
 pub(super) struct Piece {
     pub(super) file: String,

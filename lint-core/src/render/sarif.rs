@@ -61,6 +61,17 @@ fn region(l: &Location) -> Value {
     })
 }
 
+/// The template or source file a rendered finding came from, as found in the repository.
+fn origin_location(o: &crate::finding::Origin) -> Value {
+    let mut loc = json!({
+        "artifactLocation": { "uri": uri(o.path.as_deref().unwrap_or(&o.file)) },
+    });
+    if let Some(line) = o.line {
+        loc["region"] = json!({ "startLine": line, "startColumn": o.column.unwrap_or(1) });
+    }
+    loc
+}
+
 fn physical(l: &Location) -> Value {
     json!({
         "artifactLocation": { "uri": uri(&l.file) },
@@ -89,21 +100,58 @@ fn rule_descriptor(r: &Rule) -> Value {
     })
 }
 
-fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
-    let mut text = f.message.clone();
-    if let Some(c) = &f.consequence {
-        text.push_str(&format!(": {}", c.summary));
+/// `s` as a sentence: it ends with a full stop.
+fn sentence(s: &str) -> String {
+    let s = s.trim_end();
+    if s.ends_with(['.', '!', '?']) {
+        s.to_string()
+    } else {
+        format!("{s}.")
+    }
+}
+
+/// A finding's message: the headline as the first sentence (GitHub shows only that as the
+/// alert's title), then what the cluster does, the help and, for rendered input, where in the
+/// rendered stream it is; as text and as Markdown.
+fn message(f: &Finding) -> Value {
+    let mut text = sentence(&f.message);
+    let mut markdown = format!("**{}**", sentence(&f.message));
+    if let Some(c) = f.consequence.as_ref().filter(|c| !c.summary.is_empty()) {
+        let c = sentence(&c.summary);
+        text.push_str(&format!("\nWhat the cluster does: {c}"));
+        markdown.push_str(&format!("\n\nWhat the cluster does: {c}"));
+        for a in &f.consequence.as_ref().expect("checked").assumptions {
+            markdown.push_str(&format!("\n\n*Assumed:* {a}"));
+        }
     }
     if !f.help.is_empty() {
-        text.push_str(&format!(". Help: {}", f.help));
+        let h = sentence(&f.help);
+        text.push_str(&format!("\nHelp: {h}"));
+        markdown.push_str(&format!("\n\n**Help:** {h}"));
     }
+    if let Some(o) = &f.location.origin {
+        let at = format!(
+            "(Line {} of the output of {}, {}.)",
+            f.location.line, o.tool, f.location.file
+        );
+        text.push_str(&format!("\n{at}"));
+        markdown.push_str(&format!("\n\n{at}"));
+    }
+    json!({ "text": text, "markdown": markdown })
+}
+
+fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
     let mut related: Vec<Value> = Vec::new();
     let primary = match &f.location.origin {
+        Some(o) if o.path.is_some() => {
+            related.push(json!({
+                "id": related.len(),
+                "message": { "text": format!("where {} rendered it", o.tool) },
+                "physicalLocation": physical(&f.location),
+            }));
+            origin_location(o)
+        }
         Some(o) => {
-            text.push_str(&format!(
-                " (line {} of the output of {}, {})",
-                f.location.line, o.tool, f.location.file
-            ));
             related.push(json!({
                 "id": related.len(),
                 "message": { "text": format!("where {} rendered it", o.tool) },
@@ -123,6 +171,7 @@ fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
     }
     for r in &f.related {
         let loc = match &r.location.origin {
+            Some(o) if o.path.is_some() => origin_location(o),
             Some(o) => json!({ "artifactLocation": { "uri": uri(&o.file) } }),
             None => physical(&r.location),
         };
@@ -137,11 +186,13 @@ fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
         .location
         .origin
         .as_ref()
-        .map_or(f.location.file.as_str(), |o| o.file.as_str());
+        .map_or(f.location.file.as_str(), |o| {
+            o.path.as_deref().unwrap_or(o.file.as_str())
+        });
     let mut r = json!({
         "ruleId": f.rule,
         "level": level(f.severity),
-        "message": { "text": text },
+        "message": message(f),
         "locations": [location],
         "partialFingerprints": {
             "pvlintFinding/v1": fnv(&[&f.rule, file, &object, &f.path]),
@@ -192,7 +243,7 @@ pub fn sarif(report: &Report) -> String {
 
 /// [`sarif`], written to `out` as it is produced instead of built in memory.
 pub fn write_sarif(report: &Report, mut out: impl std::io::Write) -> std::io::Result<()> {
-    let rules = crate::rules();
+    let rules = crate::rules::ALL;
     // Typed by serde-sarif: what does not fit the SARIF model fails here, not in a consumer.
     // Each result is typed as soon as it is made: one JSON tree of the whole log took about
     // 40 times the size of a large input.
@@ -258,6 +309,20 @@ pub fn github(report: &Report) -> String {
             message.push_str(&format!("\n{}", c.summary));
         }
         let props = match &l.origin {
+            Some(o) if o.path.is_some() => {
+                message.push_str(&format!(
+                    "\n(line {} of the output of {}, {})",
+                    l.line, o.tool, l.file
+                ));
+                let mut p = format!(
+                    "file={}",
+                    escape_property(o.path.as_deref().unwrap_or(&o.file))
+                );
+                if let Some(line) = o.line {
+                    p.push_str(&format!(",line={line},col={}", o.column.unwrap_or(1)));
+                }
+                p
+            }
             Some(o) => {
                 message.push_str(&format!(
                     "\n(line {} of the output of {}, {})",
@@ -286,6 +351,37 @@ pub fn github(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first sentence of a result's message is the headline, short: GitHub shows it as
+    /// the alert's title.
+    #[test]
+    fn the_first_sentence_is_the_headline() {
+        let sources = [crate::source::Source::new(
+            "pv.yaml",
+            "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: shared\nspec:\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteOnce]\n  persistentVolumeReclaimPolicy: Delete\n  claimRef: {namespace: default, name: data, uid: 3d65a636-f4c3-4c49-b957-c45673f48bc6}\n  nfs: {server: 10.0.0.1, path: /x}\n",
+        )];
+        let report = crate::api::lint_sources(&sources, &crate::options::Options::default());
+        let log: Value = serde_json::from_str(&sarif(&report)).unwrap();
+        let results = log["runs"][0]["results"].as_array().unwrap();
+        assert!(!results.is_empty());
+        for (r, f) in results.iter().zip(&report.findings) {
+            let text = r["message"]["text"].as_str().unwrap();
+            let first = text
+                .split_inclusive(". ")
+                .next()
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap();
+            assert_eq!(first, sentence(&f.message), "{text}");
+            assert!(first.len() < 120, "{first}");
+            let md = r["message"]["markdown"].as_str().unwrap();
+            assert!(
+                md.starts_with(&format!("**{}**", sentence(&f.message))),
+                "{md}"
+            );
+        }
+    }
 
     #[test]
     fn escapes() {

@@ -217,6 +217,9 @@ mod tests {
         );
         let (again, issues) = crate::yaml::parse_stream(&out);
         assert!(issues.is_empty());
-        assert!(crate::node::same_content(again[0].root.as_ref().unwrap(), root));
+        assert!(crate::node::same_content(
+            again[0].root.as_ref().unwrap(),
+            root
+        ));
     }
 }
