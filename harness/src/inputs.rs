@@ -34,7 +34,7 @@ pub fn load(paths: &[String]) -> Loaded {
                 let before = loaded.sources.len();
                 walk(path, &mut loaded);
                 if loaded.sources.len() == before {
-                    eprintln!("pvlint: note: no .yaml, .yml or .json files under {p}");
+                    crate::output::note(format_args!("no .yaml, .yml or .json files under {p}"));
                 }
             }
             Ok(_) => read_file(path, &mut loaded),

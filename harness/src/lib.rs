@@ -9,3 +9,4 @@ pub mod engine;
 pub mod exit;
 pub mod inputs;
 pub mod migrate_cmd;
+pub mod output;

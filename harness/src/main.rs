@@ -1,10 +1,12 @@
 //! `pvlint`: the command-line adapter around pvlint-core. All I/O lives here.
 
 use pvlint::exit::{Exit, FailOn};
+use pvlint::output::{self, Color};
 use pvlint::{admission, config, engine, inputs};
 
-use std::io::{IsTerminal, Write};
+
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use pvlint_core::{render, KubeVersion, Options, Severity};
@@ -110,7 +112,7 @@ struct ClusterArgs {
     #[arg(long)]
     no_default_class: bool,
     /// Kubernetes version of the target cluster (e.g. 1.31). Default: a current release.
-    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+    #[arg(long, value_name = "VERSION", value_parser = KubeVersion::from_str)]
     kube_version: Option<KubeVersion>,
     /// Settings file (default: the nearest .pvlint.yaml in the working directory or above).
     #[arg(long, value_name = "FILE")]
@@ -118,16 +120,12 @@ struct ClusterArgs {
     /// How the manifests are applied: strict (kubectl's default: the API server rejects an
     /// object with an unknown field) or warn (kubectl --validate=warn, Helm: the field is
     /// dropped).
-    #[arg(long, value_name = "MODE", value_parser = parse_validate)]
+    #[arg(long, value_name = "MODE", value_parser = pvlint_core::FieldValidation::from_str)]
     validate: Option<pvlint_core::FieldValidation>,
     /// kube-controller-manager runs with --enable-hostpath-provisioner (local development
     /// clusters): kubernetes.io/host-path classes provision volumes.
     #[arg(long)]
     enable_hostpath_provisioner: bool,
-}
-
-fn parse_validate(s: &str) -> Result<pvlint_core::FieldValidation, String> {
-    s.parse()
 }
 
 #[derive(clap::Args)]
@@ -252,10 +250,6 @@ impl EngineArgs {
     }
 }
 
-fn parse_version(s: &str) -> Result<KubeVersion, String> {
-    s.parse()
-}
-
 /// Where the lint core runs.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum EngineKind {
@@ -287,13 +281,6 @@ enum RulesFormat {
     Markdown,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Color {
-    Auto,
-    Always,
-    Never,
-}
-
 /// glibc raises its mmap threshold to the size of every large block freed, up to 32 MiB, so
 /// that later large blocks (the simulation's vectors, the JSON output) come from the heap,
 /// past the freed small blocks of the YAML trees, which it cannot give back: a lint of a
@@ -315,11 +302,7 @@ fn main() -> Exit {
         Err(e) => {
             // --help and --version print to stdout and succeed; usage errors exit 2.
             let _ = e.print();
-            return if e.use_stderr() {
-                Exit::Error
-            } else {
-                Exit::Clean
-            };
+            return Exit::for_usage(&e);
         }
     };
     match cli.command {
@@ -345,7 +328,7 @@ fn main() -> Exit {
                     s
                 }
             };
-            print(&out)
+            output::print(&out)
         }
         Command::AdmissionTest(a) => {
             finish(admission::cli::admission_test(&admission::cli::TestArgs {
@@ -369,7 +352,7 @@ fn main() -> Exit {
                 },
         } => finish(admission::cli::annotate_module(&module, &metadata, &output)),
         Command::Explain { rule } => match pvlint_core::rules::find(&rule) {
-            Some(r) => print(&render::explain(r)),
+            Some(r) => output::print(&render::explain(r)),
             None => {
                 let ids = || pvlint_core::rules().iter().map(|r| r.id);
                 let hint = ids()
@@ -387,40 +370,13 @@ fn main() -> Exit {
 /// Prints a command's outcome and exits with its code.
 fn finish(o: admission::cli::Outcome) -> Exit {
     eprint!("{}", o.stderr);
-    print(&o.stdout).and(o.code)
-}
-
-/// Writes to stdout; a closed pipe (`pvlint ... | head`) is not an error.
-fn print(s: &str) -> Exit {
-    let mut out = std::io::stdout().lock();
-    wrote(out.write_all(s.as_bytes()).and_then(|_| out.flush()))
-}
-
-/// The exit status after writing the output (a closed pipe is not an error).
-fn wrote(result: std::io::Result<()>) -> Exit {
-    match result {
-        Ok(()) => Exit::Clean,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Exit::Clean,
-        Err(e) => {
-            eprintln!("pvlint: cannot write output: {e}");
-            Exit::Error
-        }
-    }
+    output::print(&o.stdout).and(o.code)
 }
 
 impl ClusterArgs {
     /// The settings file: `--config`, else the nearest `.pvlint.yaml`.
     fn config(&self) -> Result<config::Config, String> {
-        match &self.config {
-            Some(p) => config::load(p),
-            None => {
-                let cwd = std::env::current_dir().map_err(|e| format!("working directory: {e}"))?;
-                match config::find(&cwd) {
-                    Some(p) => config::load(&p),
-                    None => Ok(config::Config::default()),
-                }
-            }
-        }
+        config::lookup(self.config.as_deref())
     }
 
     /// Flags first, then the settings file.
@@ -468,19 +424,17 @@ fn load_inputs(
 ) -> Option<(inputs::Loaded, Vec<pvlint_core::Source>)> {
     let loaded = inputs::load(paths);
     for e in &loaded.errors {
-        eprintln!("pvlint: error: {e}");
+        output::error(e);
     }
     let state = match cluster.state(cfg) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("pvlint: error: {e}");
+            output::error(e);
             return None;
         }
     };
     if loaded.sources.is_empty() {
-        eprintln!(
-            "pvlint: error: nothing to lint (no .yaml, .yml or .json files in the given paths)"
-        );
+        output::error("nothing to lint (no .yaml, .yml or .json files in the given paths)");
         return None;
     }
     Some((loaded, state))
@@ -573,7 +527,7 @@ fn settings(cluster: &ClusterArgs) -> Option<config::Config> {
     match cluster.config() {
         Ok(c) => Some(c),
         Err(e) => {
-            eprintln!("pvlint: error: {e}");
+            output::error(e);
             None
         }
     }
@@ -581,8 +535,7 @@ fn settings(cluster: &ClusterArgs) -> Option<config::Config> {
 
 /// Prints an error line; the run ends with exit status 2.
 fn fail(e: &str) -> Exit {
-    eprintln!("pvlint: error: {e}");
-    Exit::Error
+    output::error(e)
 }
 
 fn simulate(args: SimulateArgs) -> Exit {
@@ -655,7 +608,7 @@ fn simulate(args: SimulateArgs) -> Exit {
             }
         }
     };
-    print(&out).and(unread(&loaded))
+    output::print(&out).and(unread(&loaded))
 }
 
 /// Error when some path could not be read (the others were still worked on).
@@ -678,11 +631,11 @@ fn lint(args: LintArgs) -> Exit {
     if args.against_cluster {
         // The live cluster is the cluster state: the settings file's is not read.
         if let Some(p) = cfg.cluster_state.take() {
-            eprintln!(
-                "pvlint: note: --against-cluster reads the live cluster instead of clusterState {} (from {})",
+            output::note(format_args!(
+                "--against-cluster reads the live cluster instead of clusterState {} (from {})",
                 p.display(),
                 cfg.path.display()
-            );
+            ));
         }
     }
     let Some((mut loaded, mut state)) = load_inputs(&args.paths, &args.cluster, &cfg) else {
@@ -695,18 +648,18 @@ fn lint(args: LintArgs) -> Exit {
             Err(e) => return fail(&e),
         };
         for w in &scan.warnings {
-            eprintln!("pvlint: warning: {w}");
+            output::warning(w);
         }
         // The server's version decides, unless --kube-version says otherwise; a settings
         // file's kubeVersion it replaces is named, not silently dropped.
         if args.cluster.kube_version.is_none() {
             if let Some(v) = cfg.kube_version.filter(|&v| v != scan.version) {
-                eprintln!(
-                    "pvlint: note: judging for the cluster's Kubernetes {}, not kubeVersion {} of {} (--kube-version overrides)",
+                output::note(format_args!(
+                    "judging for the cluster's Kubernetes {}, not kubeVersion {} of {} (--kube-version overrides)",
                     scan.version,
                     v,
                     cfg.path.display()
-                );
+                ));
             }
             options.kube_version = scan.version;
         }
@@ -717,11 +670,7 @@ fn lint(args: LintArgs) -> Exit {
     } else if args.connect.kubeconfig.is_some() || args.connect.context.is_some() {
         return fail("--kubeconfig and --context need --against-cluster");
     }
-    let color = match args.color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
+    let color = args.color.enabled();
     let human = |report: &pvlint_core::Report, sources: &[pvlint_core::Source]| {
         render::human(report, sources, render::HumanOptions { color })
     };
@@ -807,14 +756,10 @@ enum LintOutput {
 impl LintOutput {
     fn print(&self) -> Exit {
         match self {
-            LintOutput::Text(s) => print(s),
-            LintOutput::Json(report) => {
-                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-                wrote(render::write_json(report, &mut out).and_then(|_| out.flush()))
-            }
+            LintOutput::Text(s) => output::print(s),
+            LintOutput::Json(report) => output::print_with(|out| render::write_json(report, out)),
             LintOutput::Sarif(report) => {
-                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-                wrote(render::write_sarif(report, &mut out).and_then(|_| out.flush()))
+                output::print_with(|out| render::write_sarif(report, out))
             }
         }
     }

@@ -3,13 +3,12 @@
 
 use crate::exit::Exit;
 use std::collections::{BTreeMap, HashSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use pvlint_core::api::{self, MigrateOptions, MigrateRequest, Migration};
 use pvlint_core::render;
 
-use crate::inputs;
+use crate::{inputs, output};
 
 /// What the command line asked for.
 pub struct Args {
@@ -51,24 +50,20 @@ pub fn run(args: Args) -> Exit {
             map_class,
             map_namespace,
         },
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("pvlint: error: {e}");
-            return Exit::Error;
-        }
+        (Err(e), _) | (_, Err(e)) => return output::error(e),
     };
     let loaded = inputs::load(&args.paths);
     for e in &loaded.errors {
-        eprintln!("pvlint: error: {e}");
+        output::error(e);
     }
     if !loaded.errors.is_empty() {
         eprintln!("pvlint: nothing written: every input must be read to migrate it");
         return Exit::Error;
     }
     if loaded.sources.is_empty() {
-        eprintln!(
-            "pvlint: error: nothing to migrate (no .yaml, .yml or .json files in the given paths)"
+        return output::error(
+            "nothing to migrate (no .yaml, .yml or .json files in the given paths)",
         );
-        return Exit::Error;
     }
     let m = api::migrate(&MigrateRequest {
         sources: loaded.sources,
@@ -88,8 +83,7 @@ pub fn run(args: Args) -> Exit {
     }
     if let Some(dir) = &args.out {
         if let Err(e) = write_dir(dir, &m) {
-            eprintln!("pvlint: error: {e}");
-            return Exit::Error;
+            return output::error(e);
         }
     }
     let summary = render::migration_summary(&m, args.explain);
@@ -105,18 +99,10 @@ pub fn run(args: Args) -> Exit {
     if !args.explain || args.json {
         eprint!("{summary}");
     }
-    if let Some(s) = stdout {
-        let mut out = std::io::stdout().lock();
-        match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            Err(e) => {
-                eprintln!("pvlint: cannot write output: {e}");
-                return Exit::Error;
-            }
-        }
+    match stdout {
+        Some(s) => output::print(&s),
+        None => Exit::Clean,
     }
-    Exit::Clean
 }
 
 /// A file name for an object: `persistentvolumeclaim-NAMESPACE-NAME.yaml`.

@@ -3,6 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,6 +15,7 @@ pub use crate::exit::FailOn;
 
 use super::{render_state, scan, Progress, Scan, Target, KINDS};
 use crate::exit::Exit;
+use crate::output::{self, error, Color};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -21,13 +23,6 @@ pub enum Format {
     Json,
     /// wgpolicyk8s.io/v1alpha2 PolicyReport and ClusterPolicyReport objects (YAML), for kubectl apply.
     Policyreport,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Color {
-    Auto,
-    Always,
-    Never,
 }
 
 /// How to reach a cluster (shared by `cluster` and `lint --against-cluster`).
@@ -67,7 +62,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["kubeconfig", "context", "namespace"])]
     pub cluster_state: Option<PathBuf>,
     /// With --cluster-state: the server's Kubernetes version, when the file's header does not say.
-    #[arg(long, value_name = "VERSION", requires = "cluster_state", value_parser = parse_version)]
+    #[arg(long, value_name = "VERSION", requires = "cluster_state", value_parser = KubeVersion::from_str)]
     pub kube_version: Option<KubeVersion>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -83,15 +78,6 @@ pub struct Args {
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
-}
-
-fn parse_version(s: &str) -> Result<KubeVersion, String> {
-    s.parse()
-}
-
-fn error(msg: impl std::fmt::Display) -> Exit {
-    eprintln!("pvlint: error: {msg}");
-    Exit::Error
 }
 
 /// Reads a live cluster, with a progress line on stderr when it is a terminal.
@@ -135,15 +121,7 @@ pub fn read_live(connect: &ConnectArgs, namespace: Option<String>) -> Result<Sca
 }
 
 pub fn run(args: Args) -> Exit {
-    let cfg = match &args.config {
-        Some(p) => crate::config::load(p),
-        None => match std::env::current_dir() {
-            Ok(cwd) => crate::config::find(&cwd)
-                .map_or(Ok(Default::default()), |p| crate::config::load(&p)),
-            Err(e) => Err(format!("working directory: {e}")),
-        },
-    };
-    let cfg = match cfg {
+    let cfg = match crate::config::lookup(args.config.as_deref()) {
         Ok(c) => c,
         Err(e) => return error(e),
     };
@@ -182,7 +160,7 @@ pub fn run(args: Args) -> Exit {
                 Err(e) => return error(e),
             };
             for w in &scan.warnings {
-                eprintln!("pvlint: warning: {w}");
+                output::warning(w);
             }
             let text = render_state(&scan);
             let name = match &args.save {
@@ -206,11 +184,11 @@ pub fn run(args: Args) -> Exit {
     let (what, from_state) = what;
     if let (Some(v), Some(from)) = (cfg.kube_version, &from_state) {
         if v != options.kube_version {
-            eprintln!(
-                "pvlint: note: judging for Kubernetes {}, {from}, not kubeVersion {v} of {}",
+            output::note(format_args!(
+                "judging for Kubernetes {}, {from}, not kubeVersion {v} of {}",
                 options.kube_version,
                 cfg.path.display()
-            );
+            ));
         }
     }
     let report = pvlint_core::api::lint(&Request {
@@ -227,25 +205,16 @@ pub fn run(args: Args) -> Exit {
                 .map_or(0, |d| d.as_secs() as i64);
             render::yaml(&render::policy_reports(&report, now))
         }
-        Format::Human => {
-            let color = match args.color {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => {
-                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-                }
-            };
-            render::human_cluster(&report, &what, render::HumanOptions { color })
-        }
+        Format::Human => render::human_cluster(
+            &report,
+            &what,
+            render::HumanOptions {
+                color: args.color.enabled(),
+            },
+        ),
     };
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(out.as_bytes())
-        .and_then(|_| stdout.flush())
-    {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(e) => return error(format!("cannot write output: {e}")),
+    if let Err(e) = output::write(&out) {
+        return error(format!("cannot write output: {e}"));
     }
     let threshold = args
         .fail_on
