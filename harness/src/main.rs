@@ -2,14 +2,15 @@
 
 use pvlint::exit::{Exit, FailOn};
 use pvlint::output::{self, Color};
-use pvlint::{admission, config, engine, inputs};
+use pvlint::engine::{self, Answer, Engine, Print};
+use pvlint::{admission, config, inputs};
 
 
 use std::path::PathBuf;
 use std::str::FromStr;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use pvlint_core::{render, KubeVersion, Options, Severity};
+use pvlint_core::{render, KubeVersion, Options};
 
 #[derive(Parser)]
 #[command(
@@ -235,16 +236,16 @@ struct EngineArgs {
 }
 
 impl EngineArgs {
-    /// Some(the WASI core) for --engine wasm, None for native; Err: the line to print.
-    fn wasm(&self) -> Result<Option<engine::WasmCore>, String> {
+    /// The engine asked for; Err: the line to print.
+    fn open(&self) -> Result<Box<dyn Engine>, String> {
         match self.engine {
             EngineKind::Native if self.wasm_module.is_some() => {
                 Err("--wasm-module is for --engine wasm".into())
             }
-            EngineKind::Native => Ok(None),
+            EngineKind::Native => Ok(Box::new(engine::Native)),
             EngineKind::Wasm => {
                 let path = engine::locate(self.wasm_module.as_deref())?;
-                engine::WasmCore::open(&path).map(Some)
+                Ok(Box::new(engine::Wasm::open(&path)?))
             }
         }
     }
@@ -440,88 +441,6 @@ fn load_inputs(
     Some((loaded, state))
 }
 
-/// A request to the WASI module (wasm/src/lib.rs `Request`), serialised without copying the
-/// texts into a JSON tree first.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Request<'a> {
-    sources: Vec<Named<'a>>,
-    cluster: Vec<Named<'a>>,
-    options: &'a Options,
-    each_file: bool,
-    together: bool,
-    operations: &'a [pvlint_core::Operation],
-}
-
-#[derive(serde::Serialize)]
-struct Named<'a> {
-    name: &'a str,
-    text: &'a str,
-}
-
-fn named(list: &[pvlint_core::Source]) -> Vec<Named<'_>> {
-    list.iter()
-        .map(|s| Named {
-            name: &s.name,
-            text: &s.text,
-        })
-        .collect()
-}
-
-/// Runs a request through the WASI module; returns its JSON answer, exactly as it is.
-fn in_wasm(
-    core: &engine::WasmCore,
-    export: &str,
-    sources: &[pvlint_core::Source],
-    cluster: &[pvlint_core::Source],
-    options: &Options,
-    grouping: (bool, bool),
-    operations: &[pvlint_core::Operation],
-) -> Result<String, String> {
-    let (each_file, together) = grouping;
-    let request = serde_json::to_string(&Request {
-        sources: named(sources),
-        cluster: named(cluster),
-        options,
-        each_file,
-        together,
-        operations,
-    })
-    .map_err(|e| format!("cannot encode the request: {e}"))?;
-    core.call(export, &request)
-}
-
-/// Reads the module's answer as `T`, or says why it is not one (`{"error": ...}`).
-fn parse_answer<T: serde::de::DeserializeOwned>(answer: &str) -> Result<T, String> {
-    serde_json::from_str(answer).map_err(|e| {
-        #[derive(serde::Deserialize)]
-        struct Refusal {
-            error: String,
-        }
-        match serde_json::from_str::<Refusal>(answer) {
-            Ok(r) => format!("the WASI module refused the request: {}", r.error),
-            Err(_) => format!("unexpected answer from the WASI module: {e}"),
-        }
-    })
-}
-
-/// The worst severity in a JSON report, from its summary (the findings are not decoded).
-fn worst_in_json(answer: &str) -> Result<Option<Severity>, String> {
-    #[derive(serde::Deserialize)]
-    struct Counts {
-        summary: pvlint_core::Summary,
-    }
-    let s = parse_answer::<Counts>(answer)?.summary;
-    Ok([
-        (s.errors, Severity::Error),
-        (s.warnings, Severity::Warning),
-        (s.infos, Severity::Info),
-    ]
-    .into_iter()
-    .find(|(n, _)| *n > 0)
-    .map(|(_, sev)| sev))
-}
-
 /// The settings file, or the error printed.
 fn settings(cluster: &ClusterArgs) -> Option<config::Config> {
     match cluster.config() {
@@ -539,8 +458,8 @@ fn fail(e: &str) -> Exit {
 }
 
 fn simulate(args: SimulateArgs) -> Exit {
-    let wasm = match args.engine.wasm() {
-        Ok(w) => w,
+    let engine = match args.engine.open() {
+        Ok(e) => e,
         Err(e) => return fail(&e),
     };
     let Some(cfg) = settings(&args.cluster) else {
@@ -566,47 +485,26 @@ fn simulate(args: SimulateArgs) -> Exit {
             Err(e) => return fail(&format!("--then: {e}")),
         }
     }
-    let out = match &wasm {
-        Some(core) => {
-            let answer = in_wasm(
-                core,
-                "pvlint_simulate",
-                &loaded.sources,
-                &state,
-                &options,
-                (false, true),
-                &operations,
-            );
-            let out = answer.and_then(|answer| match args.format {
-                Format::Json => {
-                    parse_answer::<serde::de::IgnoredAny>(&answer)?;
-                    Ok(answer)
-                }
-                Format::Human => Ok(render::simulation_table(&parse_answer(&answer)?)),
-            });
-            match out {
-                Ok(out) => out,
-                Err(e) => return fail(&e),
-            }
-        }
-        None => {
-            let request = pvlint_core::Request {
-                sources: std::mem::take(&mut loaded.sources),
-                cluster: state,
-                options,
-                each_file: false,
-                together: true,
-                operations,
-                audit: false,
-            };
-            match pvlint_core::api::simulate(&request) {
-                Ok(r) => match args.format {
-                    Format::Json => render::simulation_json(&r),
-                    Format::Human => render::simulation_table(&r),
-                },
-                Err(e) => return fail(&e.to_string()),
-            }
-        }
+    let request = pvlint_core::Request {
+        sources: std::mem::take(&mut loaded.sources),
+        cluster: state,
+        options,
+        each_file: false,
+        together: true,
+        operations,
+        audit: false,
+    };
+    let print = match args.format {
+        Format::Json => Print::Json,
+        Format::Human => Print::Plain,
+    };
+    let out = match engine.simulate(&request, print) {
+        Ok(Answer::Json(text)) => text,
+        Ok(Answer::Typed(simulation)) => match args.format {
+            Format::Json => render::simulation_json(&simulation),
+            Format::Human => render::simulation_table(&simulation),
+        },
+        Err(e) => return fail(&e),
     };
     output::print(&out).and(unread(&loaded))
 }
@@ -621,8 +519,8 @@ fn unread(loaded: &inputs::Loaded) -> Exit {
 }
 
 fn lint(args: LintArgs) -> Exit {
-    let wasm = match args.engine.wasm() {
-        Ok(w) => w,
+    let engine = match args.engine.open() {
+        Ok(e) => e,
         Err(e) => return fail(&e),
     };
     let Some(mut cfg) = settings(&args.cluster) else {
@@ -671,110 +569,47 @@ fn lint(args: LintArgs) -> Exit {
         return fail("--kubeconfig and --context need --against-cluster");
     }
     let color = args.color.enabled();
-    let human = |report: &pvlint_core::Report, sources: &[pvlint_core::Source]| {
-        render::human(report, sources, render::HumanOptions { color })
+    let print = match args.format {
+        LintFormat::Human => Print::Excerpts,
+        LintFormat::Json => Print::Json,
+        LintFormat::Sarif | LintFormat::Github => Print::Plain,
     };
-    // The output, and the worst severity found.
-    let (out, worst) = match &wasm {
-        Some(core) => {
-            let answer = in_wasm(
-                core,
-                "pvlint_lint",
-                &loaded.sources,
-                &state,
-                &options,
-                (args.each_file, args.together),
-                &[],
-            );
-            let done = answer.and_then(|answer| match args.format {
-                // The module's JSON is the output: only its summary is read.
-                LintFormat::Json => Ok((worst_in_json(&answer)?, answer)),
-                format => {
-                    let report: pvlint_core::Report = parse_answer(&answer)?;
-                    let out = render_lint(format, &report, &|r| human(r, &loaded.sources));
-                    Ok((report.max_severity(), out))
-                }
-            });
-            match done {
-                Ok((worst, out)) => (LintOutput::Text(out), worst),
-                Err(e) => return fail(&e),
-            }
-        }
-        None => {
-            // The request owns the sources (the texts, as large as the input) for the run;
-            // they come back for the human renderer's excerpts instead of being copied. The
-            // other formats show no source lines: the core drops the texts once it has read
-            // the objects from them.
-            let mut request = pvlint_core::Request {
-                sources: std::mem::take(&mut loaded.sources),
-                cluster: state,
-                options,
-                each_file: args.each_file,
-                together: args.together,
-                operations: Vec::new(),
-                audit: false,
-            };
-            let report = match args.format {
-                LintFormat::Human => pvlint_core::api::lint(&request),
-                LintFormat::Json | LintFormat::Sarif | LintFormat::Github => {
-                    pvlint_core::api::lint_and_drop_texts(&mut request)
-                }
-            };
-            loaded.sources = request.sources;
-            let worst = report.max_severity();
-            let out = match args.format {
-                // Written as they are produced: on a large input the JSON is twice the
-                // input's size, the SARIF three times.
-                LintFormat::Json => LintOutput::Json(report),
-                LintFormat::Sarif => LintOutput::Sarif(report),
-                format => {
-                    LintOutput::Text(render_lint(format, &report, &|r| human(r, &loaded.sources)))
-                }
-            };
-            (out, worst)
-        }
+    // The request owns the sources (the texts, as large as the input) for the run; the human
+    // view reads its excerpts from them afterwards.
+    let mut request = pvlint_core::Request {
+        sources: std::mem::take(&mut loaded.sources),
+        cluster: state,
+        options,
+        each_file: args.each_file,
+        together: args.together,
+        operations: Vec::new(),
+        audit: false,
+    };
+    let linted = match engine.lint(&mut request, print) {
+        Ok(l) => l,
+        Err(e) => return fail(&e),
+    };
+    let printed = match &linted.answer {
+        Answer::Json(text) => output::print(text),
+        // Written as they are produced: on a large input the JSON is twice the input's size,
+        // the SARIF three times.
+        Answer::Typed(report) => match args.format {
+            LintFormat::Json => output::print_with(|out| render::write_json(report, out)),
+            LintFormat::Sarif => output::print_with(|out| render::write_sarif(report, out)),
+            LintFormat::Github => output::print(&render::github(report)),
+            LintFormat::Human => output::print(&render::human(
+                report,
+                &request.sources,
+                render::HumanOptions { color },
+            )),
+        },
     };
     let threshold = args
         .fail_on
         .or(cfg.fail_on)
         .unwrap_or(FailOn::Error)
         .threshold();
-    out.print()
+    printed
         .and(unread(&loaded))
-        .and(Exit::for_findings(worst, threshold))
-}
-
-/// What `pvlint lint` prints.
-enum LintOutput {
-    Text(String),
-    /// The native engine's report, printed as JSON.
-    Json(pvlint_core::Report),
-    /// The native engine's report, printed as SARIF.
-    Sarif(pvlint_core::Report),
-}
-
-impl LintOutput {
-    fn print(&self) -> Exit {
-        match self {
-            LintOutput::Text(s) => output::print(s),
-            LintOutput::Json(report) => output::print_with(|out| render::write_json(report, out)),
-            LintOutput::Sarif(report) => {
-                output::print_with(|out| render::write_sarif(report, out))
-            }
-        }
-    }
-}
-
-/// A lint report in the format asked for.
-fn render_lint(
-    format: LintFormat,
-    report: &pvlint_core::Report,
-    human: &dyn Fn(&pvlint_core::Report) -> String,
-) -> String {
-    match format {
-        LintFormat::Json => render::json(report),
-        LintFormat::Sarif => render::sarif(report),
-        LintFormat::Github => render::github(report),
-        LintFormat::Human => human(report),
-    }
+        .and(Exit::for_findings(linted.worst, threshold))
 }
