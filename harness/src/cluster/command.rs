@@ -1,19 +1,16 @@
-//! `pvlint cluster`: audit a live cluster (or a saved state of one), and the live state behind
-//! `pvlint lint --against-cluster`.
+//! `pvlint cluster`: audit a live cluster (or a saved state of one).
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
-use std::time::Duration;
 
 use clap::ValueEnum;
 use pvlint_core::{render, KubeVersion, Options, Request, Source};
 
 pub use crate::exit::FailOn;
 
-use super::{render_state, scan, Progress, Scan, Target, KINDS};
+pub use super::{read_live, ConnectArgs};
+
+use super::render_state;
 use crate::exit::Exit;
 use crate::output::{self, error, Color};
 
@@ -23,20 +20,6 @@ pub enum Format {
     Json,
     /// wgpolicyk8s.io/v1alpha2 PolicyReport and ClusterPolicyReport objects (YAML), for kubectl apply.
     Policyreport,
-}
-
-/// How to reach a cluster (shared by `cluster` and `lint --against-cluster`).
-#[derive(clap::Args, Clone)]
-pub struct ConnectArgs {
-    /// The kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then the pod's service account).
-    #[arg(long, value_name = "FILE")]
-    pub kubeconfig: Option<PathBuf>,
-    /// The kubeconfig context (default: its current-context).
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
-    /// Seconds to wait for each request to the API server.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
-    pub timeout: u64,
 }
 
 #[derive(clap::Args)]
@@ -78,46 +61,6 @@ pub struct Args {
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
-}
-
-/// Reads a live cluster, with a progress line on stderr when it is a terminal.
-pub fn read_live(connect: &ConnectArgs, namespace: Option<String>) -> Result<Scan, String> {
-    let target = Target {
-        kubeconfig: connect.kubeconfig.clone(),
-        context: connect.context.clone(),
-        namespace,
-        timeout: Duration::from_secs(connect.timeout.max(1)),
-    };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let progress = Arc::new(Progress::default());
-    let tty = std::io::stderr().is_terminal();
-    rt.block_on(async {
-        let ticker = tty.then(|| {
-            let p = progress.clone();
-            tokio::spawn(async move {
-                loop {
-                    tokio::time::sleep(Duration::from_millis(150)).await;
-                    eprint!(
-                        "\rpvlint: reading the cluster: {} objects, {}/{} kinds ",
-                        p.objects.load(Ordering::Relaxed),
-                        p.kinds.load(Ordering::Relaxed),
-                        KINDS.len()
-                    );
-                    let _ = std::io::stderr().flush();
-                }
-            })
-        });
-        let r = scan(&target, progress.clone()).await;
-        if let Some(t) = ticker {
-            t.abort();
-            eprint!("\r\x1b[2K");
-        }
-        r.map_err(|e| e.to_string())
-    })
 }
 
 pub fn run(args: Args) -> Exit {
