@@ -12,7 +12,6 @@
 
 pub mod annotate;
 pub mod answers;
-pub mod cli;
 pub mod review;
 
 use std::sync::{Arc, OnceLock};
@@ -251,4 +250,14 @@ fn describe_failure(e: &str, limits: Limits) -> String {
     } else {
         format!("the policy failed: {e}")
     }
+}
+
+/// Annotates module bytes: checks the metadata, asks the module for its protocol version
+/// (as kwctl does), writes the section.
+pub fn annotate_bytes(module: &[u8], metadata: Value) -> Result<Vec<u8>, String> {
+    let policy = Policy::load(module, Limits::default())?;
+    let mut ev = policy.evaluator(Answers::empty(Default::default()))?;
+    let version = ev.protocol_version()?;
+    let md = annotate::prepare_metadata(metadata, &version)?;
+    annotate::write_metadata(module, &md)
 }

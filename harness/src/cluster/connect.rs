@@ -150,4 +150,3 @@ pub(super) fn one_line(e: &dyn std::error::Error) -> String {
     }
     s.replace('\n', " ")
 }
-

@@ -8,7 +8,6 @@
 //! which the lint core reads as the cluster state: the same text gives the same findings
 //! offline.
 
-pub mod command;
 mod connect;
 mod pager;
 mod resources;
@@ -111,4 +110,9 @@ pub fn read_live(connect: &ConnectArgs, namespace: Option<String>) -> Result<Sca
         }
         r.map_err(|e| e.to_string())
     })
+}
+
+/// The paths kind-tests/ names, kept until it uses [`ConnectArgs`] and [`read_live`] above.
+pub mod command {
+    pub use super::{read_live, ConnectArgs};
 }

@@ -67,7 +67,11 @@ pub fn cache_file_name(engine: &Engine, bytes: &[u8]) -> String {
     format!("pvlint_wasm-{hex}.cwasm")
 }
 
-pub(super) fn load_cached(engine: &Engine, bytes: &[u8], dir: &Path) -> Result<(Module, Loaded), String> {
+pub(super) fn load_cached(
+    engine: &Engine,
+    bytes: &[u8],
+    dir: &Path,
+) -> Result<(Module, Loaded), String> {
     let file = dir.join(cache_file_name(engine, bytes));
     if file.is_file() {
         // SAFETY: `Module::deserialize_file` runs the machine code in the file, and requires

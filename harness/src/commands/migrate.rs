@@ -1,28 +1,42 @@
 //! `pvlint migrate`: the command around `pvlint_core::api::migrate` — reading inputs, writing
 //! the YAML to stdout or one file per object, and the account of what changed.
 
-use crate::exit::Exit;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use pvlint_core::api::{self, MigrateOptions, MigrateRequest, Migration};
 use pvlint_core::render;
 
+use crate::exit::Exit;
 use crate::{inputs, output};
 
-/// What the command line asked for.
+#[derive(clap::Args)]
 pub struct Args {
-    pub paths: Vec<String>,
-    pub out: Option<PathBuf>,
-    pub explain: bool,
-    pub json: bool,
-    pub keep_reclaim_policy: bool,
-    pub map_class: Vec<String>,
-    pub map_namespace: Vec<String>,
+    /// Files, directories or - (stdin).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<String>,
+    /// Write one file per object into DIR (created if missing) instead of stdout.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print what changed and why, per object, on stdout (the YAML goes only to --out).
+    #[arg(long)]
+    explain: bool,
+    /// Print the migration as JSON (schema pvlint-migrate/v1) instead of YAML.
+    #[arg(long)]
+    json: bool,
+    /// Keep each volume's persistentVolumeReclaimPolicy (default: set Retain).
+    #[arg(long)]
+    keep_reclaim_policy: bool,
+    /// Rename a StorageClass in claims and volumes (repeatable).
+    #[arg(long, value_name = "OLD=NEW")]
+    map_class: Vec<String>,
+    /// Rename a namespace, in claims and in volumes' claimRefs (repeatable).
+    #[arg(long, value_name = "OLD=NEW")]
+    map_namespace: Vec<String>,
 }
 
 /// `old=new` pairs into a map; the error names the flag and the bad value.
-pub fn mappings(flag: &str, pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
+fn mappings(flag: &str, pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
     let mut map = BTreeMap::new();
     for p in pairs {
         let bad = || format!("{flag} {p:?}: write it as OLD=NEW (e.g. {flag} standard=gp3)");
