@@ -23,7 +23,7 @@ use pvlint_core::KubeVersion;
 
 pub use connect::{connect, ConnectArgs, Connection, Target};
 pub use pager::PAGE;
-pub use resources::{Need, Resource, Scope, RESOURCES};
+pub use resources::{Need, Resource, RESOURCES};
 pub use scan::scan;
 pub use state::{header_version, render_state};
 

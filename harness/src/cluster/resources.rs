@@ -1,5 +1,7 @@
 //! The resources pvlint reads from a cluster: one row each, in the order the state lists them.
 
+use std::fmt::Debug;
+
 use futures::future::BoxFuture;
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::batch::v1::{CronJob, Job};
@@ -17,21 +19,17 @@ use super::pager::{Failure, Pager};
 pub struct Resource {
     /// `resource.group`, as RBAC names it (`persistentvolumes`, `storageclasses.storage.k8s.io`).
     pub name: &'static str,
-    pub scope: Scope,
     pub need: Need,
     /// The resource whose list must have finished before this one starts.
     pub after: Option<&'static str>,
     /// Which of the objects are kept (None: all).
     pub keep: Option<fn(&Value) -> bool>,
-    /// Lists every object (in the pager's namespace, for a namespaced resource).
-    pub(super) list: fn(Pager) -> BoxFuture<'static, Result<Vec<Value>, Failure>>,
+    /// Lists every object (a namespaced resource: in the pager's namespace, or in all).
+    pub(super) list: fn(Pager) -> Listing,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
-    Cluster,
-    Namespaced,
-}
+/// A list under way.
+pub(super) type Listing = BoxFuture<'static, Result<Vec<Value>, Failure>>;
 
 /// Whether pvlint can do without a resource it cannot read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,79 +47,38 @@ pub enum Need {
 /// names a claim still Pending), never a missing volume. The PV controller re-reads the claim
 /// before releasing a volume for the same reason (syncVolume).
 pub const RESOURCES: &[Resource] = &[
-    Resource::cluster::<PersistentVolume>("persistentvolumes").listed_after("persistentvolumeclaims"),
-    Resource::namespaced::<PersistentVolumeClaim>("persistentvolumeclaims"),
-    Resource::cluster::<StorageClass>("storageclasses.storage.k8s.io"),
-    Resource::cluster::<CSIDriver>("csidrivers.storage.k8s.io"),
-    Resource::cluster::<VolumeAttachment>("volumeattachments.storage.k8s.io")
+    Resource::new("persistentvolumes", list::<PersistentVolume>)
+        .listed_after("persistentvolumeclaims"),
+    Resource::new("persistentvolumeclaims", list::<PersistentVolumeClaim>),
+    Resource::new("storageclasses.storage.k8s.io", list::<StorageClass>),
+    Resource::new("csidrivers.storage.k8s.io", list::<CSIDriver>),
+    Resource::new("volumeattachments.storage.k8s.io", list::<VolumeAttachment>)
         .optional("stale-volume-attachment is skipped"),
-    Resource::namespaced::<Pod>("pods"),
-    Resource::namespaced::<Deployment>("deployments.apps"),
-    Resource::namespaced::<StatefulSet>("statefulsets.apps"),
-    Resource::namespaced::<DaemonSet>("daemonsets.apps"),
-    Resource::namespaced::<ReplicaSet>("replicasets.apps"),
-    Resource::namespaced::<Job>("jobs.batch"),
-    Resource::namespaced::<CronJob>("cronjobs.batch"),
-    Resource::cluster::<Node>("nodes").optional(
+    Resource::new("pods", list::<Pod>),
+    Resource::new("deployments.apps", list::<Deployment>),
+    Resource::new("statefulsets.apps", list::<StatefulSet>),
+    Resource::new("daemonsets.apps", list::<DaemonSet>),
+    Resource::new("replicasets.apps", list::<ReplicaSet>),
+    Resource::new("jobs.batch", list::<Job>),
+    Resource::new("cronjobs.batch", list::<CronJob>),
+    Resource::new("nodes", list::<Node>).optional(
         "stale-volume-attachment cannot say whether the old node is Ready or still has the volume mounted",
     ),
-    Resource::namespaced::<Event>("events")
+    Resource::new("events", list::<Event>)
         .optional("findings show what pvlint predicts, not the events the cluster recorded")
         // Only events about claims and volumes are kept (and saved with --save).
         .keeping(about_claims_and_volumes),
 ];
 
-/// A k8s-openapi type pvlint lists.
-pub trait Kind:
-    kube::Resource<DynamicType = ()>
-    + Clone
-    + DeserializeOwned
-    + Serialize
-    + std::fmt::Debug
-    + Send
-    + Sync
-    + 'static
-{
-}
-
-impl<K> Kind for K where
-    K: kube::Resource<DynamicType = ()>
-        + Clone
-        + DeserializeOwned
-        + Serialize
-        + std::fmt::Debug
-        + Send
-        + Sync
-        + 'static
-{
-}
-
 impl Resource {
-    /// A cluster-scoped resource pvlint needs.
-    const fn cluster<K: Kind + kube::Resource<Scope = ClusterResourceScope>>(
-        name: &'static str,
-    ) -> Resource {
+    /// A resource pvlint needs, listed by `list` (`list::<K>` of its k8s-openapi type).
+    const fn new(name: &'static str, list: fn(Pager) -> Listing) -> Resource {
         Resource {
             name,
-            scope: Scope::Cluster,
             need: Need::Required,
             after: None,
             keep: None,
-            list: list_cluster::<K>,
-        }
-    }
-
-    /// A namespaced resource pvlint needs, listed in the scan's namespace or in all.
-    const fn namespaced<K: Kind + kube::Resource<Scope = NamespaceResourceScope>>(
-        name: &'static str,
-    ) -> Resource {
-        Resource {
-            name,
-            scope: Scope::Namespaced,
-            need: Need::Required,
-            after: None,
-            keep: None,
-            list: list_namespaced::<K>,
+            list,
         }
     }
 
@@ -152,22 +109,38 @@ pub fn find(name: &str) -> Option<(usize, &'static Resource)> {
     RESOURCES.iter().enumerate().find(|(_, r)| r.name == name)
 }
 
-fn list_cluster<K: Kind + kube::Resource<Scope = ClusterResourceScope>>(
-    pager: Pager,
-) -> BoxFuture<'static, Result<Vec<Value>, Failure>> {
-    Box::pin(async move { pager.list(&Api::<K>::all(pager.client.clone())).await })
-}
-
-fn list_namespaced<K: Kind + kube::Resource<Scope = NamespaceResourceScope>>(
-    pager: Pager,
-) -> BoxFuture<'static, Result<Vec<Value>, Failure>> {
+/// Every object of the k8s-openapi type `K`, in the scan's scope.
+fn list<K>(pager: Pager) -> Listing
+where
+    K: kube::Resource<DynamicType = ()> + Clone + DeserializeOwned + Serialize + Debug,
+    K: Send + Sync + 'static,
+    K::Scope: InScope,
+{
     Box::pin(async move {
-        let api: Api<K> = match &pager.namespace {
-            Some(ns) => Api::namespaced(pager.client.clone(), ns),
-            None => Api::all(pager.client.clone()),
-        };
+        let api = K::Scope::api::<K>(&pager);
         pager.list(&api).await
     })
+}
+
+/// How a scan reaches the objects of a scope.
+trait InScope: Sized {
+    fn api<K: kube::Resource<Scope = Self, DynamicType = ()>>(pager: &Pager) -> Api<K>;
+}
+
+impl InScope for ClusterResourceScope {
+    fn api<K: kube::Resource<Scope = Self, DynamicType = ()>>(pager: &Pager) -> Api<K> {
+        Api::all(pager.client.clone())
+    }
+}
+
+/// In the pager's namespace, or in all.
+impl InScope for NamespaceResourceScope {
+    fn api<K: kube::Resource<Scope = Self, DynamicType = ()>>(pager: &Pager) -> Api<K> {
+        match &pager.namespace {
+            Some(ns) => Api::namespaced(pager.client.clone(), ns),
+            None => Api::all(pager.client.clone()),
+        }
+    }
 }
 
 fn about_claims_and_volumes(event: &Value) -> bool {
