@@ -14,6 +14,21 @@ pub enum Color {
     Never,
 }
 
+/// `--color`, for the commands with a human view.
+#[derive(clap::Args)]
+pub struct ColorFlag {
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+}
+
+impl ColorFlag {
+    /// Whether the human view is coloured.
+    pub fn enabled(&self) -> bool {
+        self.color.enabled()
+    }
+}
+
 impl Color {
     /// Whether to colour: `auto` colours a terminal, unless `$NO_COLOR` is set.
     pub fn enabled(self) -> bool {

@@ -1,7 +1,7 @@
-//! `pvlint admission-test`: a waPC host that runs the Kubewarden policy module
+//! The waPC host behind `pvlint admission-test`: it runs the Kubewarden policy module
 //! (`wasm/kubewarden`) as policy-server does — `wapc` + `wasmtime-provider` on this crate's
 //! wasmtime — and answers its context-aware lookups from a cluster-state file or a kwctl
-//! replay session.
+//! replay session. [`annotate_bytes`] writes a module's metadata (`pvlint policy annotate`).
 //!
 //! As policy-server (policy-evaluator's `runtimes/wapc`): `protocol_version` with an empty
 //! payload, `validate_settings` with the settings JSON, `validate` with

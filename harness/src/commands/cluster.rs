@@ -8,7 +8,7 @@ use pvlint_core::{render, KubeVersion, Options, Request, Source};
 use crate::cluster::{header_version, read_live, render_state, ConnectArgs};
 use crate::config::{self, Config};
 use crate::exit::{Exit, FailOn};
-use crate::output::{self, Color};
+use crate::output::{self, ColorFlag};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -46,9 +46,8 @@ pub struct Args {
     /// clusterState there are not used.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Colour in human output.
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    color: Color,
+    #[command(flatten)]
+    color: ColorFlag,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

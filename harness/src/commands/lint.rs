@@ -7,7 +7,7 @@ use crate::cluster::{self, ConnectArgs};
 use crate::config::Config;
 use crate::engine::{Answer, Print};
 use crate::exit::{Exit, FailOn};
-use crate::output::{self, Color};
+use crate::output::{self, ColorFlag};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -41,12 +41,11 @@ pub struct Args {
     connect: ConnectArgs,
     #[command(flatten)]
     engine: EngineArgs,
-    /// Colour in human output.
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    color: Color,
+    #[command(flatten)]
+    color: ColorFlag,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, clap::ValueEnum)]
 enum Format {
     Human,
     Json,

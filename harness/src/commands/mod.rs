@@ -12,7 +12,7 @@ pub mod rules;
 pub mod simulate;
 
 /// `--format` of the commands that print either a human view or JSON.
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, clap::ValueEnum)]
 pub enum Format {
     Human,
     Json,

@@ -11,7 +11,7 @@ mod wasm;
 use pvlint_core::{Report, Request, Severity, Simulation};
 
 pub use cache::{cache_dir, cache_file_name, Loaded};
-pub use module::{config, locate, workspace_module, WasmCore, BUILD_HINT, MODULE_ENV, MODULE_FILE};
+pub use module::{config, locate, WasmCore, MODULE_ENV, MODULE_FILE};
 pub use native::Native;
 pub use wasm::Wasm;
 
