@@ -8,10 +8,21 @@ use crate::exit::Exit;
 
 /// `--color`: colour in human output.
 #[derive(Clone, Copy, clap::ValueEnum)]
-pub enum Color {
+enum Color {
     Auto,
     Always,
     Never,
+}
+
+impl Color {
+    /// Whether to colour: `auto` colours a terminal, unless `$NO_COLOR` is set.
+    fn enabled(self) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        }
+    }
 }
 
 /// `--color`, for the commands with a human view.
@@ -26,17 +37,6 @@ impl ColorFlag {
     /// Whether the human view is coloured.
     pub fn enabled(&self) -> bool {
         self.color.enabled()
-    }
-}
-
-impl Color {
-    /// Whether to colour: `auto` colours a terminal, unless `$NO_COLOR` is set.
-    pub fn enabled(self) -> bool {
-        match self {
-            Color::Always => true,
-            Color::Never => false,
-            Color::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-        }
     }
 }
 

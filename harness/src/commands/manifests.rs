@@ -17,28 +17,28 @@ use crate::output;
 pub struct ClusterArgs {
     /// The cluster's current objects: `kubectl get pv,pvc,storageclass,csidriver -A -o yaml`.
     #[arg(long, value_name = "FILE")]
-    pub cluster_state: Option<String>,
+    cluster_state: Option<String>,
     /// The cluster's default StorageClass, when the input defines none.
     #[arg(long, value_name = "NAME", conflicts_with = "no_default_class")]
-    pub default_class: Option<String>,
+    default_class: Option<String>,
     /// The cluster has no default StorageClass (claims without storageClassName stay unset).
     #[arg(long)]
-    pub no_default_class: bool,
+    no_default_class: bool,
     /// Kubernetes version of the target cluster (e.g. 1.31). Default: a current release.
     #[arg(long, value_name = "VERSION", value_parser = KubeVersion::from_str)]
-    pub kube_version: Option<KubeVersion>,
+    pub(super) kube_version: Option<KubeVersion>,
     /// Settings file (default: the nearest .pvlint.yaml in the working directory or above).
     #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    config: Option<PathBuf>,
     /// How the manifests are applied: strict (kubectl's default: the API server rejects an
     /// object with an unknown field) or warn (kubectl --validate=warn, Helm: the field is
     /// dropped).
     #[arg(long, value_name = "MODE", value_parser = FieldValidation::from_str)]
-    pub validate: Option<FieldValidation>,
+    validate: Option<FieldValidation>,
     /// kube-controller-manager runs with --enable-hostpath-provisioner (local development
     /// clusters): kubernetes.io/host-path classes provision volumes.
     #[arg(long)]
-    pub enable_hostpath_provisioner: bool,
+    enable_hostpath_provisioner: bool,
 }
 
 impl ClusterArgs {
