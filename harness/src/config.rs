@@ -53,6 +53,18 @@ pub fn find(start: &Path) -> Option<PathBuf> {
         .find_map(|d| NAMES.iter().map(|n| d.join(n)).find(|p| p.is_file()))
 }
 
+/// The settings: the file `flag` names (`--config`), else the nearest `.pvlint.yaml` above the
+/// working directory, else none (the defaults).
+pub fn lookup(flag: Option<&Path>) -> Result<Config, String> {
+    match flag {
+        Some(p) => load(p),
+        None => {
+            let cwd = std::env::current_dir().map_err(|e| format!("working directory: {e}"))?;
+            find(&cwd).map_or(Ok(Config::default()), |p| load(&p))
+        }
+    }
+}
+
 fn hint(word: &str, known: &[&str]) -> String {
     pvlint_core::did_you_mean(word, known.iter().copied())
         .map(|s| format!(" (did you mean {s}?)"))

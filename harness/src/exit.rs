@@ -34,6 +34,16 @@ impl Exit {
         }
     }
 
+    /// A command line clap did not run: `--help` and `--version` (printed to stdout) succeed,
+    /// usage errors exit 2.
+    pub fn for_usage(e: &clap::Error) -> Exit {
+        if e.use_stderr() {
+            Exit::Error
+        } else {
+            Exit::Clean
+        }
+    }
+
     /// The worse of two outcomes: an error outranks findings, findings outrank a clean run.
     pub fn and(self, other: Exit) -> Exit {
         self.max(other)

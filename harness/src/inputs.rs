@@ -1,4 +1,5 @@
-//! Reading the command line's paths into named sources.
+//! Reading the command line's paths: manifests into named sources, and the single files a
+//! flag names.
 
 use std::fs;
 use std::io::Read;
@@ -34,7 +35,7 @@ pub fn load(paths: &[String]) -> Loaded {
                 let before = loaded.sources.len();
                 walk(path, &mut loaded);
                 if loaded.sources.len() == before {
-                    eprintln!("pvlint: note: no .yaml, .yml or .json files under {p}");
+                    crate::output::note(format_args!("no .yaml, .yml or .json files under {p}"));
                 }
             }
             Ok(_) => read_file(path, &mut loaded),
@@ -109,5 +110,31 @@ fn walk(dir: &Path, loaded: &mut Loaded) {
         {
             read_file(&p, loaded);
         }
+    }
+}
+
+/// The bytes of a file the command line names; errors start with `what` (the flag) and the path.
+pub fn read_bytes(path: &Path, what: &str) -> Result<Vec<u8>, String> {
+    fs::read(path).map_err(|e| format!("{what} {}: {e}", path.display()))
+}
+
+/// [`read_bytes`] as UTF-8 text.
+pub fn read_text(path: &Path, what: &str) -> Result<String, String> {
+    String::from_utf8(read_bytes(path, what)?)
+        .map_err(|_| format!("{what} {}: not UTF-8 text", path.display()))
+}
+
+/// The one document of a YAML or JSON file, as JSON.
+pub fn one_document(path: &Path, what: &str) -> Result<serde_json::Value, String> {
+    let text = read_text(path, what)?;
+    let mut docs = pvlint_core::api::documents_json(&text)
+        .map_err(|e| format!("{what} {}:{e}", path.display()))?;
+    match docs.len() {
+        1 => Ok(docs.remove(0)),
+        0 => Err(format!("{what} {} is empty", path.display())),
+        n => Err(format!(
+            "{what} {} holds {n} documents; give one",
+            path.display()
+        )),
     }
 }

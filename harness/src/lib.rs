@@ -1,11 +1,13 @@
-//! The `pvlint` command's adapters, usable from tests and benchmarks: reading inputs, exit statuses,
-//! the WASI engine that runs the lint core as WebAssembly under wasmtime, and reading live
-//! clusters (`pvlint cluster`).
+//! The `pvlint` command as a library, for its binary, tests and benchmarks: the subcommands
+//! (`commands`), reading inputs and settings, printing and exit statuses, the engines that run
+//! the lint core (natively or as WebAssembly under wasmtime), reading live clusters, and the
+//! waPC host of the Kubewarden policy.
 
 pub mod admission;
 pub mod cluster;
+pub mod commands;
 pub mod config;
 pub mod engine;
 pub mod exit;
 pub mod inputs;
-pub mod migrate_cmd;
+pub mod output;

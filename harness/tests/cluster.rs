@@ -623,8 +623,8 @@ fn the_cluster_role_grants_exactly_what_pvlint_reads() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/pvlint-clusterrole.yaml"),
     )
     .unwrap();
-    for (resource, _, _) in pvlint::cluster::KINDS {
-        let plural = resource.split('.').next().unwrap();
+    for resource in pvlint::cluster::RESOURCES {
+        let plural = resource.name.split('.').next().unwrap();
         assert!(role.contains(&format!("- {plural}\n")), "{plural} missing");
     }
     assert!(!role.contains("secrets"));

@@ -1,7 +1,7 @@
-//! `pvlint admission-test`: a waPC host that runs the Kubewarden policy module
+//! The waPC host behind `pvlint admission-test`: it runs the Kubewarden policy module
 //! (`wasm/kubewarden`) as policy-server does — `wapc` + `wasmtime-provider` on this crate's
 //! wasmtime — and answers its context-aware lookups from a cluster-state file or a kwctl
-//! replay session.
+//! replay session. [`annotate_bytes`] writes a module's metadata (`pvlint policy annotate`).
 //!
 //! As policy-server (policy-evaluator's `runtimes/wapc`): `protocol_version` with an empty
 //! payload, `validate_settings` with the settings JSON, `validate` with
@@ -12,7 +12,6 @@
 
 pub mod annotate;
 pub mod answers;
-pub mod cli;
 pub mod review;
 
 use std::sync::{Arc, OnceLock};
@@ -251,4 +250,14 @@ fn describe_failure(e: &str, limits: Limits) -> String {
     } else {
         format!("the policy failed: {e}")
     }
+}
+
+/// Annotates module bytes: checks the metadata, asks the module for its protocol version
+/// (as kwctl does), writes the section.
+pub fn annotate_bytes(module: &[u8], metadata: Value) -> Result<Vec<u8>, String> {
+    let policy = Policy::load(module, Limits::default())?;
+    let mut ev = policy.evaluator(Answers::empty(Default::default()))?;
+    let version = ev.protocol_version()?;
+    let md = annotate::prepare_metadata(metadata, &version)?;
+    annotate::write_metadata(module, &md)
 }

@@ -26,7 +26,7 @@ pub fn module() -> &'static [u8] {
             return raw;
         }
         let md = metadata();
-        pvlint::admission::cli::annotate_bytes(&raw, md).expect("annotate the policy")
+        pvlint::admission::annotate_bytes(&raw, md).expect("annotate the policy")
     })
 }
 

@@ -1,29 +1,42 @@
 //! `pvlint migrate`: the command around `pvlint_core::api::migrate` — reading inputs, writing
 //! the YAML to stdout or one file per object, and the account of what changed.
 
-use crate::exit::Exit;
 use std::collections::{BTreeMap, HashSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use pvlint_core::api::{self, MigrateOptions, MigrateRequest, Migration};
 use pvlint_core::render;
 
-use crate::inputs;
+use crate::exit::Exit;
+use crate::{inputs, output};
 
-/// What the command line asked for.
+#[derive(clap::Args)]
 pub struct Args {
-    pub paths: Vec<String>,
-    pub out: Option<PathBuf>,
-    pub explain: bool,
-    pub json: bool,
-    pub keep_reclaim_policy: bool,
-    pub map_class: Vec<String>,
-    pub map_namespace: Vec<String>,
+    /// Files, directories or - (stdin).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<String>,
+    /// Write one file per object into DIR (created if missing) instead of stdout.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print what changed and why, per object, on stdout (the YAML goes only to --out).
+    #[arg(long)]
+    explain: bool,
+    /// Print the migration as JSON (schema pvlint-migrate/v1) instead of YAML.
+    #[arg(long)]
+    json: bool,
+    /// Keep each volume's persistentVolumeReclaimPolicy (default: set Retain).
+    #[arg(long)]
+    keep_reclaim_policy: bool,
+    /// Rename a StorageClass in claims and volumes (repeatable).
+    #[arg(long, value_name = "OLD=NEW")]
+    map_class: Vec<String>,
+    /// Rename a namespace, in claims and in volumes' claimRefs (repeatable).
+    #[arg(long, value_name = "OLD=NEW")]
+    map_namespace: Vec<String>,
 }
 
 /// `old=new` pairs into a map; the error names the flag and the bad value.
-pub fn mappings(flag: &str, pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
+fn mappings(flag: &str, pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
     let mut map = BTreeMap::new();
     for p in pairs {
         let bad = || format!("{flag} {p:?}: write it as OLD=NEW (e.g. {flag} standard=gp3)");
@@ -51,24 +64,20 @@ pub fn run(args: Args) -> Exit {
             map_class,
             map_namespace,
         },
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("pvlint: error: {e}");
-            return Exit::Error;
-        }
+        (Err(e), _) | (_, Err(e)) => return output::error(e),
     };
     let loaded = inputs::load(&args.paths);
     for e in &loaded.errors {
-        eprintln!("pvlint: error: {e}");
+        output::error(e);
     }
     if !loaded.errors.is_empty() {
         eprintln!("pvlint: nothing written: every input must be read to migrate it");
         return Exit::Error;
     }
     if loaded.sources.is_empty() {
-        eprintln!(
-            "pvlint: error: nothing to migrate (no .yaml, .yml or .json files in the given paths)"
+        return output::error(
+            "nothing to migrate (no .yaml, .yml or .json files in the given paths)",
         );
-        return Exit::Error;
     }
     let m = api::migrate(&MigrateRequest {
         sources: loaded.sources,
@@ -88,8 +97,7 @@ pub fn run(args: Args) -> Exit {
     }
     if let Some(dir) = &args.out {
         if let Err(e) = write_dir(dir, &m) {
-            eprintln!("pvlint: error: {e}");
-            return Exit::Error;
+            return output::error(e);
         }
     }
     let summary = render::migration_summary(&m, args.explain);
@@ -105,18 +113,10 @@ pub fn run(args: Args) -> Exit {
     if !args.explain || args.json {
         eprint!("{summary}");
     }
-    if let Some(s) = stdout {
-        let mut out = std::io::stdout().lock();
-        match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            Err(e) => {
-                eprintln!("pvlint: cannot write output: {e}");
-                return Exit::Error;
-            }
-        }
+    match stdout {
+        Some(s) => output::print(&s),
+        None => Exit::Clean,
     }
-    Exit::Clean
 }
 
 /// A file name for an object: `persistentvolumeclaim-NAMESPACE-NAME.yaml`.

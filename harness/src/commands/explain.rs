@@ -1,0 +1,29 @@
+//! `pvlint explain RULE`: a rule's documentation.
+
+use pvlint_core::render;
+
+use crate::exit::Exit;
+use crate::output;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule id, e.g. stale-claim-ref-uid.
+    rule: String,
+}
+
+pub fn run(args: Args) -> Exit {
+    let rule = args.rule;
+    match pvlint_core::rules::find(&rule) {
+        Some(r) => output::print(&render::explain(r)),
+        None => {
+            let ids = || pvlint_core::rules().iter().map(|r| r.id);
+            let hint = ids()
+                .find(|id| rule.len() >= 4 && id.starts_with(rule.as_str()))
+                .or_else(|| pvlint_core::did_you_mean(&rule, ids()))
+                .map(|s| format!(" (did you mean {s}?)"))
+                .unwrap_or_default();
+            eprintln!("pvlint: unknown rule \"{rule}\"{hint}; `pvlint rules` lists them all");
+            Exit::Error
+        }
+    }
+}

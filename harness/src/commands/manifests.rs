@@ -1,0 +1,161 @@
+//! What `lint` and `simulate` share: the simulated cluster's settings (flags over
+//! `.pvlint.yaml`), the engine choice, and reading the manifests and the cluster state.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use pvlint_core::{FieldValidation, KubeVersion, Options, Source};
+
+use crate::config::{self, Config};
+use crate::engine::{self, Engine};
+use crate::exit::Exit;
+use crate::inputs::{self, Loaded};
+use crate::output;
+
+/// Settings of the simulated cluster, shared by `lint` and `simulate`.
+#[derive(clap::Args)]
+pub struct ClusterArgs {
+    /// The cluster's current objects: `kubectl get pv,pvc,storageclass,csidriver -A -o yaml`.
+    #[arg(long, value_name = "FILE")]
+    cluster_state: Option<String>,
+    /// The cluster's default StorageClass, when the input defines none.
+    #[arg(long, value_name = "NAME", conflicts_with = "no_default_class")]
+    default_class: Option<String>,
+    /// The cluster has no default StorageClass (claims without storageClassName stay unset).
+    #[arg(long)]
+    no_default_class: bool,
+    /// Kubernetes version of the target cluster (e.g. 1.31). Default: a current release.
+    #[arg(long, value_name = "VERSION", value_parser = KubeVersion::from_str)]
+    pub(super) kube_version: Option<KubeVersion>,
+    /// Settings file (default: the nearest .pvlint.yaml in the working directory or above).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// How the manifests are applied: strict (kubectl's default: the API server rejects an
+    /// object with an unknown field) or warn (kubectl --validate=warn, Helm: the field is
+    /// dropped).
+    #[arg(long, value_name = "MODE", value_parser = FieldValidation::from_str)]
+    validate: Option<FieldValidation>,
+    /// kube-controller-manager runs with --enable-hostpath-provisioner (local development
+    /// clusters): kubernetes.io/host-path classes provision volumes.
+    #[arg(long)]
+    enable_hostpath_provisioner: bool,
+}
+
+impl ClusterArgs {
+    /// The settings file: `--config`, else the nearest `.pvlint.yaml`; Err: printed.
+    pub fn settings(&self) -> Result<Config, Exit> {
+        config::lookup(self.config.as_deref()).map_err(output::error)
+    }
+
+    /// Flags first, then the settings file.
+    pub fn options(&self, complete: bool, cfg: &Config) -> Options {
+        Options {
+            kube_version: self
+                .kube_version
+                .or(cfg.kube_version)
+                .unwrap_or(KubeVersion::DEFAULT),
+            complete: complete || cfg.complete == Some(true),
+            rules: cfg.rules.clone(),
+            default_class: if self.no_default_class {
+                Some(String::new())
+            } else {
+                self.default_class
+                    .clone()
+                    .or_else(|| cfg.default_class.clone())
+            },
+            field_validation: self.validate.unwrap_or_default(),
+            hostpath_provisioner: self.enable_hostpath_provisioner,
+        }
+    }
+
+    /// The cluster-state sources (`--cluster-state`, else the settings file's), or the error
+    /// line to print.
+    fn state(&self, cfg: &Config) -> Result<Vec<Source>, String> {
+        let path = match (&self.cluster_state, &cfg.cluster_state) {
+            (Some(p), _) => p.clone(),
+            (None, Some(p)) => p.display().to_string(),
+            (None, None) => return Ok(Vec::new()),
+        };
+        let loaded = inputs::load(std::slice::from_ref(&path));
+        match loaded.errors.first() {
+            Some(e) => Err(format!("--cluster-state {e}")),
+            None => Ok(loaded.sources),
+        }
+    }
+}
+
+/// Where the lint core runs.
+#[derive(clap::Args)]
+pub struct EngineArgs {
+    /// Run the lint core natively or as the WASI module under wasmtime (same output).
+    #[arg(long, value_enum, default_value_t = EngineKind::Native)]
+    engine: EngineKind,
+    /// The WASI module for --engine wasm (default: $PVLINT_WASM_MODULE, else found beside pvlint)
+    ///
+    /// Looked for in this order: this option; $PVLINT_WASM_MODULE (or the older
+    /// $PVLINT_WASI_MODULE); pvlint_wasm.wasm in the pvlint executable's directory;
+    /// target/wasm32-wasip1/wasi-release/pvlint_wasm.wasm in the source tree pvlint was built
+    /// from.
+    ///
+    /// Build it with `rustup target add wasm32-wasip1`, then
+    /// `cargo build -p pvlint-wasm --target wasm32-wasip1 --profile wasi-release`.
+    ///
+    /// It is compiled for this machine on first use (a few hundred milliseconds) and cached in
+    /// $PVLINT_CACHE_DIR, else $XDG_CACHE_HOME/pvlint, else ~/.cache/pvlint.
+    #[arg(long, value_name = "FILE")]
+    wasm_module: Option<PathBuf>,
+}
+
+/// Where the lint core runs.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum EngineKind {
+    /// Compiled into this binary.
+    Native,
+    /// The WASI core module under wasmtime: the module browsers and other hosts run (see
+    /// --wasm-module).
+    Wasm,
+}
+
+impl EngineArgs {
+    /// The engine asked for; Err: printed.
+    pub fn open(&self) -> Result<Box<dyn Engine>, Exit> {
+        let opened: Result<Box<dyn Engine>, String> = match self.engine {
+            EngineKind::Native if self.wasm_module.is_some() => {
+                Err("--wasm-module is for --engine wasm".into())
+            }
+            EngineKind::Native => Ok(Box::new(engine::Native)),
+            EngineKind::Wasm => engine::locate(self.wasm_module.as_deref())
+                .and_then(|path| engine::Wasm::open(&path))
+                .map(|wasm| Box::new(wasm) as Box<dyn Engine>),
+        };
+        opened.map_err(output::error)
+    }
+}
+
+/// Reads the paths and the cluster state, printing errors. Err: nothing to work on (exit 2).
+pub fn load(
+    paths: &[String],
+    cluster: &ClusterArgs,
+    cfg: &Config,
+) -> Result<(Loaded, Vec<Source>), Exit> {
+    let loaded = inputs::load(paths);
+    for e in &loaded.errors {
+        output::error(e);
+    }
+    let state = cluster.state(cfg).map_err(output::error)?;
+    if loaded.sources.is_empty() {
+        return Err(output::error(
+            "nothing to lint (no .yaml, .yml or .json files in the given paths)",
+        ));
+    }
+    Ok((loaded, state))
+}
+
+/// Exit 2 when some path could not be read (the others were still worked on).
+pub fn unread(loaded: &Loaded) -> Exit {
+    if loaded.errors.is_empty() {
+        Exit::Clean
+    } else {
+        Exit::Error
+    }
+}
