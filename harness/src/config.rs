@@ -17,8 +17,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use pvlint_core::settings::Settings;
 use pvlint_core::{KubeVersion, RuleLevel};
-use serde_json::Value;
 
 /// The file names looked for, in order, in each directory.
 pub const NAMES: &[&str] = &[".pvlint.yaml", ".pvlint.yml"];
@@ -65,12 +65,6 @@ pub fn lookup(flag: Option<&Path>) -> Result<Config, String> {
     }
 }
 
-fn hint(word: &str, known: &[&str]) -> String {
-    pvlint_core::did_you_mean(word, known.iter().copied())
-        .map(|s| format!(" (did you mean {s}?)"))
-        .unwrap_or_default()
-}
-
 /// Reads and checks a config file.
 pub fn load(path: &Path) -> Result<Config, String> {
     let text = std::fs::read_to_string(path)
@@ -78,108 +72,34 @@ pub fn load(path: &Path) -> Result<Config, String> {
     parse(&text, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Parses a config's text; `path` locates relative paths.
+/// Parses a config's text; `path` locates relative paths. Read through the core's settings
+/// reader, as the Kubewarden policy reads its settings: the same words for the same mistakes.
 pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
     let value = pvlint_core::yaml_to_json(text)?;
     let mut c = Config {
         path: path.to_path_buf(),
         ..Config::default()
     };
-    let map = match value {
-        Value::Null => return Ok(c),
-        Value::Object(m) => m,
-        other => {
-            return Err(format!(
-                "expected a map of settings, found {}",
-                type_name(&other)
-            ))
-        }
-    };
     let dir = path.parent().unwrap_or(Path::new("."));
-    for (k, v) in &map {
-        let want = |what: &str| format!("{k}: expected {what}, found {}", type_name(v));
-        match k.as_str() {
-            "kubeVersion" => {
-                let s = match v {
-                    Value::String(s) => s.clone(),
-                    // `kubeVersion: 1.30` is the number 1.3 in YAML: refused, not misread.
-                    Value::Number(n) => {
-                        return Err(format!(
-                            "{k}: found the number {n}; write the version quoted, e.g. \"1.31\" (unquoted, YAML reads 1.30 as 1.3)"
-                        ))
-                    }
-                    _ => return Err(want("a version like \"1.31\"")),
-                };
-                c.kube_version = Some(s.parse().map_err(|e| format!("{k}: {e}"))?);
+    for setting in Settings::read(&value, KEYS)?.each() {
+        let s = setting?;
+        match s.key {
+            "kubeVersion" => c.kube_version = Some(s.kube_version()?),
+            "defaultClass" => {
+                c.default_class = Some(s.string("a StorageClass name (\"\" for none)")?.into())
             }
-            "defaultClass" => match v {
-                Value::String(s) => c.default_class = Some(s.clone()),
-                _ => return Err(want("a StorageClass name (\"\" for none)")),
-            },
-            "complete" => match v {
-                Value::Bool(b) => c.complete = Some(*b),
-                _ => return Err(want("true or false")),
-            },
-            "clusterState" => match v {
-                Value::String(s) => c.cluster_state = Some(dir.join(s)),
-                _ => return Err(want("a file name")),
-            },
+            "complete" => c.complete = Some(s.boolean()?),
+            "clusterState" => c.cluster_state = Some(dir.join(s.string("a file name")?)),
             "failOn" => {
-                c.fail_on = Some(
-                    v.as_str()
-                        .ok_or_else(|| want("error, warning, info or never"))?
-                        .parse()
-                        .map_err(|e| format!("{k}: {e}"))?,
-                )
+                let v = s.string("error, warning, info or never")?;
+                c.fail_on = Some(v.parse().map_err(|e| format!("{}: {e}", s.key))?);
             }
-            "rules" => {
-                let Value::Object(rules) = v else {
-                    return Err(want("a map of rule ids to off, info, warning or error"));
-                };
-                let ids: Vec<&str> = pvlint_core::rules().iter().map(|r| r.id).collect();
-                for (id, level) in rules {
-                    if !ids.contains(&id.as_str()) {
-                        return Err(format!(
-                            "rules: there is no rule \"{id}\"{}; `pvlint rules` lists them",
-                            hint(id, &ids)
-                        ));
-                    }
-                    let level = match level {
-                        // YAML 1.1: a plain `off` is the boolean false, `on` is true.
-                        Value::Bool(false) => RuleLevel::Off,
-                        Value::Bool(true) => continue,
-                        Value::String(s) if s == "on" => continue,
-                        Value::String(s) => s.parse().map_err(|e| format!("rules.{id}: {e}"))?,
-                        other => {
-                            return Err(format!(
-                            "rules.{id}: expected off, on, info, warning or error, found {other}"
-                        ))
-                        }
-                    };
-                    c.rules.insert(id.clone(), level);
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "unknown setting \"{k}\"{}; the settings are {}",
-                    hint(k, KEYS),
-                    KEYS.join(", ")
-                ))
-            }
+            "rules" => c.rules = s.rule_levels()?,
+            // `each` yields only the keys of KEYS.
+            _ => {}
         }
     }
     Ok(c)
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a map",
-    }
 }
 
 #[cfg(test)]

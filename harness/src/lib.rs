@@ -3,6 +3,7 @@
 //! the lint core (natively or as WebAssembly under wasmtime), reading live clusters, and the
 //! waPC host of the Kubewarden policy.
 
+#[cfg(feature = "admission")]
 pub mod admission;
 pub mod cluster;
 pub mod commands;
@@ -10,4 +11,5 @@ pub mod config;
 pub mod engine;
 pub mod exit;
 pub mod inputs;
+pub mod origins;
 pub mod output;

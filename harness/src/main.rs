@@ -2,7 +2,7 @@
 //! subcommand is a module of `pvlint::commands`, and this file parses the command line and
 //! dispatches to them.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use pvlint::commands::{admission, cluster, explain, lint, migrate, policy, rules, simulate};
 use pvlint::exit::Exit;
 
@@ -58,9 +58,27 @@ fn tune_allocator() {
     }
 }
 
+/// Run as `kubectl pvlint` (a `kubectl-pvlint` on PATH: krew, Homebrew, a link), the usage
+/// says so.
+fn command() -> clap::Command {
+    let invoked = std::env::args_os().next().unwrap_or_default();
+    let plugin = std::path::Path::new(&invoked)
+        .file_stem()
+        .is_some_and(|s| s == "kubectl-pvlint");
+    let command = Cli::command();
+    if plugin {
+        command.bin_name("kubectl pvlint")
+    } else {
+        command
+    }
+}
+
 fn main() -> Exit {
     tune_allocator();
-    let cli = match Cli::try_parse() {
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) => {
             // --help and --version print to stdout; usage errors to stderr.

@@ -40,6 +40,39 @@ impl ColorFlag {
     }
 }
 
+/// The width to wrap human output at: a terminal's (`$COLUMNS`, else what the terminal says);
+/// None when stdout is no terminal (a pipe, a file, a CI log: one line per note).
+pub fn width() -> Option<usize> {
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    if let Some(n) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+    {
+        return Some(n);
+    }
+    terminal_columns()
+}
+
+#[cfg(unix)]
+fn terminal_columns() -> Option<usize> {
+    let mut size = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ writes a `winsize` into the struct it is given, and nothing else.
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
+#[cfg(not(unix))]
+fn terminal_columns() -> Option<usize> {
+    None
+}
+
 /// Writes to stdout through `write`, buffered. A closed pipe (`pvlint ... | head`) is not an
 /// error: the reader has what it wanted.
 pub fn write_with(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
@@ -68,11 +101,13 @@ pub fn print_with(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Exit 
 fn wrote(result: io::Result<()>) -> Exit {
     match result {
         Ok(()) => Exit::Clean,
-        Err(e) => {
-            eprintln!("pvlint: cannot write output: {e}");
-            Exit::Error
-        }
+        Err(e) => cannot_write(e),
     }
+}
+
+/// `pvlint: error: cannot write output: ...`: stdout failed (a full disk, a closed file), exit 2.
+pub fn cannot_write(e: io::Error) -> Exit {
+    error(format_args!("cannot write output: {e}"))
 }
 
 /// `pvlint: error: MESSAGE` on stderr; the run ends with exit status 2.

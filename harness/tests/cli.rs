@@ -448,3 +448,108 @@ fn cluster_state_is_applied_onto() {
         stderr(&missing)
     );
 }
+
+fn with_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A `helm template` that failed leaves an empty pipe: that is an error, not a clean lint,
+/// unless the user says an empty input is fine.
+#[test]
+fn an_empty_input_is_an_error_unless_allowed() {
+    for input in ["", "\n", "# nothing here\n---\n...\n"] {
+        for cmd in ["lint", "simulate"] {
+            let o = with_stdin(&[cmd, "-"], input);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {input:?}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("the input is empty")
+                    && stderr(&o).contains("set -o pipefail")
+                    && stderr(&o).contains("--allow-empty"),
+                "{}",
+                stderr(&o)
+            );
+            let o = with_stdin(&[cmd, "--allow-empty", "-"], input);
+            assert_eq!(o.status.code(), Some(0), "{cmd} {input:?}: {}", stderr(&o));
+        }
+    }
+    // One blank file among others is no empty input.
+    let blank = std::env::temp_dir().join(format!("pvlint-blank-{}.yaml", std::process::id()));
+    std::fs::write(&blank, "# to be written\n").unwrap();
+    let o = run(&["lint", GOOD, blank.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["lint", blank.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    std::fs::remove_file(&blank).unwrap();
+}
+
+/// `--complete` on simulate: names the input does not define do not exist, so a claim of an
+/// undefined class waits (ProvisioningFailed) instead of being assumed provisioned.
+#[test]
+fn simulate_takes_complete() {
+    let file = "examples/seed-002-statefulset-pool/broken-single-pv.yaml";
+    let assumed = stdout(&run(&["simulate", "--format", "json", file]));
+    let complete = stdout(&run(&["simulate", "--format", "json", "--complete", file]));
+    let a: serde_json::Value = serde_json::from_str(&assumed).unwrap();
+    let c: serde_json::Value = serde_json::from_str(&complete).unwrap();
+    assert!(
+        !a["assumptions"].as_array().unwrap().is_empty(),
+        "{assumed}"
+    );
+    assert!(
+        c["assumptions"].as_array().unwrap().is_empty(),
+        "{complete}"
+    );
+    assert!(complete.contains("not found"), "{complete}");
+}
+
+/// `migrate --format json` prints the migration, as `--json` always did.
+#[test]
+fn migrate_takes_format_json() {
+    let file = "examples/seed-000-dr-migration/broken.yaml";
+    let json = run(&["migrate", "--format", "json", file]);
+    assert_eq!(json.status.code(), Some(0), "{}", stderr(&json));
+    assert!(stdout(&json).contains("\"schema\": \"pvlint-migrate/v1\""));
+    assert_eq!(stdout(&json), stdout(&run(&["migrate", "--json", file])));
+    let yaml = run(&["migrate", "--format", "yaml", file]);
+    assert!(stdout(&yaml).starts_with("apiVersion:") || stdout(&yaml).contains("\nkind:"));
+}
+
+/// Run as a kubectl plugin (a `kubectl-pvlint` link on PATH), the usage names it so.
+#[test]
+fn as_a_kubectl_plugin_the_usage_says_kubectl_pvlint() {
+    let dir = std::env::temp_dir().join(format!("pvlint-plugin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("kubectl-pvlint");
+    let _ = std::fs::remove_file(&link);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pvlint"), &link).unwrap();
+    #[cfg(not(unix))]
+    std::fs::copy(env!("CARGO_BIN_EXE_pvlint"), &link).unwrap();
+    let o = Command::new(&link).arg("lint").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("Usage: kubectl pvlint lint"),
+        "{}",
+        stderr(&o)
+    );
+    let o = Command::new(&link)
+        .args(["lint", GOOD])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

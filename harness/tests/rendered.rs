@@ -70,13 +70,19 @@ fn run(cmd: &mut Command) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// `pvlint lint - ARGS` with `input` on stdin: (exit code, stdout).
+/// `pvlint lint - ARGS` with `input` on stdin, in tests/rendered (where the chart and the
+/// kustomizations are): (exit code, stdout).
 fn pvlint_stdin(input: &str, args: &[&str]) -> (i32, String) {
+    pvlint_stdin_in(&data(), input, args)
+}
+
+/// The same, run in `dir`.
+fn pvlint_stdin_in(dir: &Path, input: &str, args: &[&str]) -> (i32, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pvlint"))
         .arg("lint")
         .arg("-")
         .args(args)
-        .current_dir(data())
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -126,9 +132,13 @@ fn helm_template_findings_name_the_template() {
     let all = findings(&json);
     let surge = finding(&all, "rwo-rolling-surge");
     assert_eq!(surge["location"]["file"], "<stdin>");
+    // The template as Helm names it, and where it is in the repository: the chart below the
+    // working directory. The finding is about the Deployment as a whole (its strategy is left
+    // to the defaults): its `kind:` line.
     assert_eq!(
         surge["location"]["origin"],
-        serde_json::json!({"file": "mydb/templates/deployment.yaml", "tool": "helm"})
+        serde_json::json!({"file": "mydb/templates/deployment.yaml", "tool": "helm",
+            "path": "chart/mydb/templates/deployment.yaml", "line": 2, "column": 1})
     );
     // The line is the rendered stream's, and it is the Deployment's.
     let doc_start = rendered
@@ -142,6 +152,19 @@ fn helm_template_findings_name_the_template() {
         stale["location"]["origin"]["file"],
         "mydb/templates/imported-pv.yaml"
     );
+    // The field's own line in the template.
+    let template =
+        std::fs::read_to_string(data().join("chart/mydb/templates/imported-pv.yaml")).unwrap();
+    let line = stale["location"]["origin"]["line"].as_u64().unwrap() as usize;
+    assert!(
+        template
+            .lines()
+            .nth(line - 1)
+            .unwrap()
+            .trim_start()
+            .starts_with("uid:"),
+        "line {line} of\n{template}"
+    );
     assert!(
         line_at(&rendered, stale).contains("uid: 9b0d7f6e-4a43-4c1e-9f0e-2c1c1f0e4b11"),
         "{}",
@@ -151,14 +174,16 @@ fn helm_template_findings_name_the_template() {
     // The human format says where it came from.
     let (_, human) = pvlint_stdin(&rendered, &["--color", "never"]);
     assert!(
-        human.contains("(from mydb/templates/deployment.yaml, rendered by helm)"),
+        human.contains("(from chart/mydb/templates/deployment.yaml:2, rendered by helm)"),
         "{human}"
     );
     // GitHub annotations and SARIF point at the template.
     let (_, gh) = pvlint_stdin(&rendered, &["--format", "github"]);
     assert!(
         gh.lines().any(|l| l.starts_with("::")
-            && l.contains(" file=mydb/templates/deployment.yaml,title=rwo-rolling-surge::")),
+            && l.contains(
+                " file=chart/mydb/templates/deployment.yaml,line=2,col=1,title=rwo-rolling-surge::"
+            )),
         "{gh}"
     );
     let (_, sarif) = pvlint_stdin(&rendered, &["--format", "sarif"]);
@@ -173,7 +198,38 @@ fn helm_template_findings_name_the_template() {
                 .unwrap()
         })
         .collect();
-    assert!(uris.contains(&"mydb/templates/deployment.yaml"), "{uris:?}");
+    assert!(
+        uris.contains(&"chart/mydb/templates/deployment.yaml"),
+        "{uris:?}"
+    );
+
+    // Elsewhere (no chart below the working directory) the template stays as Helm names it;
+    // --source-root says where charts are.
+    let elsewhere = std::env::temp_dir().join(format!("pvlint-rendered-{}", std::process::id()));
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let (_, json) = pvlint_stdin_in(&elsewhere, &rendered, &["--format", "json"]);
+    let surge = finding(&findings(&json), "rwo-rolling-surge").clone();
+    assert_eq!(
+        surge["location"]["origin"],
+        serde_json::json!({"file": "mydb/templates/deployment.yaml", "tool": "helm"})
+    );
+    let root = data().join("chart");
+    let (_, gh) = pvlint_stdin_in(
+        &elsewhere,
+        &rendered,
+        &[
+            "--format",
+            "github",
+            "--source-root",
+            root.to_str().unwrap(),
+        ],
+    );
+    let want = format!(
+        " file={}/mydb/templates/deployment.yaml,line=2,col=1,title=rwo-rolling-surge::",
+        root.display()
+    );
+    assert!(gh.lines().any(|l| l.contains(&want)), "{want}\n{gh}");
+    std::fs::remove_dir_all(&elsewhere).unwrap();
 
     // A chart that exposes only pod annotations can still suppress a finding.
     let rendered = run(Command::new(&helm)
@@ -212,9 +268,12 @@ fn kustomize_findings_name_the_source_file() {
     let all = findings(&json);
     // replicas: 3 from the overlay's patch, on the base's Deployment.
     let shared = finding(&all, "rwo-shared-by-replicas");
+    // The base's file, found from the overlay's kustomization below the working directory:
+    // its `replicas:` line.
     assert_eq!(
         shared["location"]["origin"],
-        serde_json::json!({"file": "../../base/deployment.yaml", "tool": "kustomize"})
+        serde_json::json!({"file": "../../base/deployment.yaml", "tool": "kustomize",
+            "path": "kustomize/base/deployment.yaml", "line": 6, "column": 3})
     );
     assert!(
         line_at(&rendered, shared).contains("replicas: 3"),

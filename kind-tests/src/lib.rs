@@ -216,12 +216,12 @@ impl Cluster {
 
     /// The live state as `pvlint cluster` reads it (kube-rs, the kubeconfig of this cluster).
     pub fn scan(&self) -> pvlint::cluster::Scan {
-        let connect = pvlint::cluster::command::ConnectArgs {
+        let connect = pvlint::cluster::ConnectArgs {
             kubeconfig: Some(self.kubeconfig.clone()),
             context: None,
             timeout: 30,
         };
-        pvlint::cluster::command::read_live(&connect, None).expect("pvlint reads the live cluster")
+        pvlint::cluster::read_live(&connect, None).expect("pvlint reads the live cluster")
     }
 
     /// `pvlint cluster`: the audit of the live state.

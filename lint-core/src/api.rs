@@ -38,6 +38,12 @@ pub fn lint_sources(sources: &[Source], options: &Options) -> Report {
     })
 }
 
+/// Whether a source holds no document at all: nothing but whitespace, comments and document
+/// markers (what a renderer that failed leaves on a pipe).
+pub fn is_blank(source: &Source) -> bool {
+    crate::yaml::is_blank(&source.text)
+}
+
 /// The rules, for documentation.
 pub fn rules() -> &'static [&'static Rule] {
     crate::rules::ALL

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::finding::Severity;
 use crate::options::{KubeVersion, RuleLevel};
-use crate::schema::hint;
+pub use crate::schema::{did_you_mean, hint};
 
 /// A map of settings whose keys are among `known`.
 pub struct Settings<'v> {

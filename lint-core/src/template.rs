@@ -128,6 +128,17 @@ pub fn in_value(text: &str) -> Option<Kind> {
     None
 }
 
+/// The kind of placeholder in a map key, if any: as in a value, but for a bare `$word`, which
+/// as a key is JSON Schema's (`$schema`, `$ref`: fields of a CustomResourceDefinition's
+/// `openAPIV3Schema`, apiextensions' JSONSchemaProps) or a strategic-merge directive
+/// (`$patch`, `$retainKeys`), not an envsubst variable.
+pub fn in_key(text: &str) -> Option<Kind> {
+    if text.starts_with('$') && ident(&text[1..]) == text.len() - 1 {
+        return None;
+    }
+    in_value(text)
+}
+
 /// The first ytt annotation (`#@ load(...)`, `#@overlay/match ...`, `#@data/values`) of a
 /// text, 1-based line and column: a ytt file is a template whatever it parses to.
 pub fn ytt_annotation(text: &str) -> Option<(u32, u32)> {

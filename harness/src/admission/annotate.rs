@@ -3,6 +3,7 @@
 //! `io.kubewarden.metadata` custom section (policy-evaluator's
 //! `KUBEWARDEN_CUSTOM_SECTION_METADATA`, read back by `Metadata::from_contents`).
 
+use pvlint_core::settings::hint;
 use serde_json::{Map, Value};
 
 /// The custom section Kubewarden reads a policy's metadata from.
@@ -159,12 +160,6 @@ const CAPABILITIES: &[&str] = &[
     "kubernetes/get_resource",
     "kubernetes/can_i",
 ];
-
-fn hint<'a>(input: &str, known: impl Iterator<Item = &'a str>) -> String {
-    pvlint_core::did_you_mean(input, known)
-        .map(|k| format!(" (did you mean {k}?)"))
-        .unwrap_or_default()
-}
 
 fn strings<'a>(v: Option<&'a Value>, what: &str) -> Result<Vec<&'a str>, String> {
     let items = v

@@ -86,8 +86,13 @@ impl Policy {
             None
         };
         let engine = engine()?;
-        let module = wasmtime::Module::new(engine, bytes)
-            .map_err(|e| format!("cannot compile the policy: {e:#}"))?;
+        // Compiled once per machine, as --engine wasm compiles the core: the machine code is
+        // cached by the module's hash and the engine's settings.
+        let module = match crate::engine::cache_dir().filter(|_| bytes.starts_with(b"\0asm")) {
+            Some(dir) => crate::engine::load_cached(engine, bytes, &dir, "the policy")?.0,
+            None => wasmtime::Module::new(engine, bytes)
+                .map_err(|e| format!("cannot compile the policy: {e:#}"))?,
+        };
         let pre = WasmtimeEngineProviderBuilder::new()
             .engine(engine.clone())
             .module(module)

@@ -4,9 +4,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+#[cfg(feature = "cluster")]
 use kube::config::{KubeConfigOptions, Kubeconfig};
+#[cfg(feature = "cluster")]
 use kube::{Client, Config};
 
+#[cfg(feature = "cluster")]
 use super::ScanError;
 
 /// How to reach a cluster (shared by `cluster` and `lint --against-cluster`).
@@ -47,6 +50,7 @@ pub struct Target {
 }
 
 /// A client, and what error messages name: the context and the server.
+#[cfg(feature = "cluster")]
 pub struct Connection {
     pub client: Client,
     /// The kubeconfig context's name (`in-cluster` for the service account).
@@ -56,6 +60,7 @@ pub struct Connection {
 }
 
 /// Connects to the target: reads its kubeconfig and makes the client (no request yet).
+#[cfg(feature = "cluster")]
 pub async fn connect(t: &Target) -> Result<Connection, ScanError> {
     let kubeconfig = match &t.kubeconfig {
         Some(p) => Kubeconfig::read_from(p).map_err(|e| {
@@ -128,6 +133,7 @@ pub async fn connect(t: &Target) -> Result<Connection, ScanError> {
     })
 }
 
+#[cfg(feature = "cluster")]
 fn client(mut config: Config, t: &Target) -> Result<Client, ScanError> {
     config.connect_timeout = Some(t.timeout);
     config.read_timeout = Some(t.timeout);
@@ -137,6 +143,7 @@ fn client(mut config: Config, t: &Target) -> Result<Client, ScanError> {
 }
 
 /// An error's chain of causes on one line.
+#[cfg(feature = "cluster")]
 pub(super) fn one_line(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
     let mut src = e.source();

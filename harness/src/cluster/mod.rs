@@ -9,21 +9,33 @@
 //! offline.
 
 mod connect;
+#[cfg(feature = "cluster")]
 mod pager;
+#[cfg(feature = "cluster")]
 mod resources;
+#[cfg(feature = "cluster")]
 mod scan;
 mod state;
 
+#[cfg(feature = "cluster")]
 use std::io::{IsTerminal, Write};
+#[cfg(feature = "cluster")]
 use std::sync::atomic::{AtomicUsize, Ordering};
+#[cfg(feature = "cluster")]
 use std::sync::Arc;
+#[cfg(feature = "cluster")]
 use std::time::Duration;
 
 use pvlint_core::KubeVersion;
 
-pub use connect::{connect, ConnectArgs, Connection, Target};
+#[cfg(feature = "cluster")]
+pub use connect::{connect, Connection};
+pub use connect::{ConnectArgs, Target};
+#[cfg(feature = "cluster")]
 pub use pager::PAGE;
+#[cfg(feature = "cluster")]
 pub use resources::{Need, Resource, RESOURCES};
+#[cfg(feature = "cluster")]
 pub use scan::scan;
 pub use state::{header_version, render_state};
 
@@ -71,6 +83,7 @@ impl std::fmt::Display for ScanError {
 }
 
 /// Progress of a scan: objects read so far, resources finished.
+#[cfg(feature = "cluster")]
 #[derive(Debug, Default)]
 pub struct Progress {
     pub objects: AtomicUsize,
@@ -78,6 +91,7 @@ pub struct Progress {
 }
 
 /// Reads a live cluster, with a progress line on stderr when it is a terminal.
+#[cfg(feature = "cluster")]
 pub fn read_live(connect: &ConnectArgs, namespace: Option<String>) -> Result<Scan, String> {
     let target = connect.target(namespace);
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -112,7 +126,12 @@ pub fn read_live(connect: &ConnectArgs, namespace: Option<String>) -> Result<Sca
     })
 }
 
-/// The paths kind-tests/ names, kept until it uses [`ConnectArgs`] and [`read_live`] above.
-pub mod command {
-    pub use super::{read_live, ConnectArgs};
+/// Without the `cluster` feature (`cargo install --no-default-features`): no Kubernetes client
+/// is built in, and a live cluster cannot be read.
+#[cfg(not(feature = "cluster"))]
+pub fn read_live(_connect: &ConnectArgs, _namespace: Option<String>) -> Result<Scan, String> {
+    Err(NOT_BUILT.into())
 }
+
+/// What a build without the `cluster` feature says when asked to read a live cluster.
+pub const NOT_BUILT: &str = "this pvlint was built without the `cluster` feature, so it cannot read a live cluster: install it with default features (cargo install pvlint), or save the cluster's state (kubectl get pv,pvc,storageclass,csidriver -A -o yaml > state.yaml) and pass --cluster-state state.yaml";

@@ -52,6 +52,7 @@ pub fn header_version(text: &str) -> Option<Result<KubeVersion, String>> {
 /// With `--namespace`: the cluster-scoped objects that concern the namespace. A volume bound
 /// to a claim of another namespace is left out (its claim was not read, and the simulation
 /// would otherwise take it for deleted); so is an attachment of a left-out volume.
+#[cfg(feature = "cluster")]
 pub(super) fn keep_namespace(scan: &mut Scan, ns: &str) {
     let claim_ns = |pv: &Value| {
         pv.pointer("/spec/claimRef/namespace")

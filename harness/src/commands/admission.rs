@@ -3,15 +3,22 @@
 
 use std::path::PathBuf;
 
+#[cfg(feature = "admission")]
 use serde_json::Value;
 
 use super::Format;
+#[cfg(feature = "admission")]
 use crate::admission::{review, Answers, Limits, Policy};
 use crate::exit::Exit;
+#[cfg(feature = "admission")]
 use crate::inputs::{one_document, read_bytes, read_text};
 use crate::output;
 
+/// What a build without the `admission` feature says when asked to run the policy.
+pub const NOT_BUILT: &str = "this pvlint was built without the `admission` feature, so it cannot run the Kubewarden policy: install it with default features (cargo install pvlint)";
+
 #[derive(clap::Args)]
+#[cfg_attr(not(feature = "admission"), allow(dead_code))]
 pub struct Args {
     /// The policy module (.wasm), annotated with its metadata (`pvlint policy annotate`).
     #[arg(long, value_name = "FILE")]
@@ -60,6 +67,12 @@ struct Done {
     exit: Exit,
 }
 
+#[cfg(not(feature = "admission"))]
+fn evaluate(_: &Args) -> Result<Done, String> {
+    Err(NOT_BUILT.into())
+}
+
+#[cfg(feature = "admission")]
 fn evaluate(a: &Args) -> Result<Done, String> {
     let limits = Limits {
         timeout_ms: a.timeout_ms,

@@ -115,11 +115,12 @@ fn audit(args: Args) -> Result<Exit, Exit> {
             &audited.what,
             render::HumanOptions {
                 color: args.color.enabled(),
+                width: output::width(),
             },
         ),
     };
     if let Err(e) = output::write(&out) {
-        return Err(output::error(format_args!("cannot write output: {e}")));
+        return Err(output::cannot_write(e));
     }
     let threshold = args
         .fail_on

@@ -16,12 +16,8 @@ pub fn run(args: Args) -> Exit {
     match pvlint_core::rules::find(&rule) {
         Some(r) => output::print(&render::explain(r)),
         None => {
-            let ids = || pvlint_core::rules().iter().map(|r| r.id);
-            let hint = ids()
-                .find(|id| rule.len() >= 4 && id.starts_with(rule.as_str()))
-                .or_else(|| pvlint_core::did_you_mean(&rule, ids()))
-                .map(|s| format!(" (did you mean {s}?)"))
-                .unwrap_or_default();
+            let hint =
+                pvlint_core::settings::hint(&rule, pvlint_core::rules().iter().map(|r| r.id));
             eprintln!("pvlint: unknown rule \"{rule}\"{hint}; `pvlint rules` lists them all");
             Exit::Error
         }

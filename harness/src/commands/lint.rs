@@ -2,7 +2,7 @@
 
 use pvlint_core::{render, Options, Request, Source};
 
-use super::manifests::{self, ClusterArgs, EngineArgs};
+use super::manifests::{self, ClusterArgs, EmptyArgs, EngineArgs};
 use crate::cluster::{self, ConnectArgs};
 use crate::config::Config;
 use crate::engine::{Answer, Print};
@@ -37,10 +37,18 @@ pub struct Args {
     /// the manifests to it does; its server version decides unless --kube-version is given.
     #[arg(long, conflicts_with_all = ["cluster_state", "each_file"])]
     against_cluster: bool,
+    /// Where the files of rendered input (Helm's `# Source:`, Kustomize's origin annotation) are
+    /// relative to: findings then name the file in the repository and the line of the field in
+    /// it (SARIF, GitHub annotations). Default: the working directory, the charts and the
+    /// kustomizations below it.
+    #[arg(long, value_name = "DIR")]
+    source_root: Option<std::path::PathBuf>,
     #[command(flatten)]
     connect: ConnectArgs,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    empty: EmptyArgs,
     #[command(flatten)]
     color: ColorFlag,
 }
@@ -71,7 +79,7 @@ fn lint(args: Args) -> Result<Exit, Exit> {
             ));
         }
     }
-    let (mut loaded, mut state) = manifests::load(&args.paths, &args.cluster, &cfg)?;
+    let (mut loaded, mut state) = manifests::load(&args.paths, &args.cluster, &cfg, &args.empty)?;
     let mut options = args.cluster.options(args.complete, &cfg);
     if args.against_cluster {
         state = live_state(&args, &cfg, &mut options)?;
@@ -97,7 +105,18 @@ fn lint(args: Args) -> Result<Exit, Exit> {
         operations: Vec::new(),
         audit: false,
     };
-    let linted = engine.lint(&mut request, print).map_err(output::error)?;
+    let mut linted = engine.lint(&mut request, print).map_err(output::error)?;
+    // Rendered input: its findings on the repository's files.
+    if let Answer::Json(text) = &linted.answer {
+        if text.contains("\"origin\"") {
+            let report: pvlint_core::Report = serde_json::from_str(text)
+                .map_err(|e| output::error(format_args!("the engine's answer: {e}")))?;
+            linted.answer = Answer::Typed(report);
+        }
+    }
+    if let Answer::Typed(report) = &mut linted.answer {
+        crate::origins::resolve(report, args.source_root.as_deref());
+    }
     let printed = match &linted.answer {
         Answer::Json(text) => output::print(text),
         // Written as they are produced: on a large input the JSON is twice the input's size,
@@ -109,7 +128,10 @@ fn lint(args: Args) -> Result<Exit, Exit> {
             Format::Human => output::print(&render::human(
                 report,
                 &request.sources,
-                render::HumanOptions { color },
+                render::HumanOptions {
+                    color,
+                    width: output::width(),
+                },
             )),
         },
     };

@@ -124,19 +124,33 @@ impl EngineArgs {
                 Err("--wasm-module is for --engine wasm".into())
             }
             EngineKind::Native => Ok(Box::new(engine::Native)),
+            #[cfg(feature = "wasm-engine")]
             EngineKind::Wasm => engine::locate(self.wasm_module.as_deref())
                 .and_then(|path| engine::Wasm::open(&path))
                 .map(|wasm| Box::new(wasm) as Box<dyn Engine>),
+            #[cfg(not(feature = "wasm-engine"))]
+            EngineKind::Wasm => Err(engine::NOT_BUILT.into()),
         };
         opened.map_err(output::error)
     }
 }
 
-/// Reads the paths and the cluster state, printing errors. Err: nothing to work on (exit 2).
+/// `--allow-empty`: an input without a single document is not an error.
+#[derive(clap::Args)]
+pub struct EmptyArgs {
+    /// Accept an input that holds no YAML or JSON document at all (by default it is an error,
+    /// exit 2: a `helm template` or `kustomize build` that failed leaves an empty pipe).
+    #[arg(long)]
+    pub allow_empty: bool,
+}
+
+/// Reads the paths and the cluster state, printing errors. Err: nothing to work on (exit 2):
+/// no file, or (unless `allow_empty`) not a single document in the files.
 pub fn load(
     paths: &[String],
     cluster: &ClusterArgs,
     cfg: &Config,
+    empty: &EmptyArgs,
 ) -> Result<(Loaded, Vec<Source>), Exit> {
     let loaded = inputs::load(paths);
     for e in &loaded.errors {
@@ -147,6 +161,16 @@ pub fn load(
         return Err(output::error(
             "nothing to lint (no .yaml, .yml or .json files in the given paths)",
         ));
+    }
+    if !empty.allow_empty
+        && loaded.errors.is_empty()
+        && loaded.sources.iter().all(pvlint_core::api::is_blank)
+    {
+        let names: Vec<&str> = loaded.sources.iter().map(|s| s.name.as_str()).collect();
+        return Err(output::error(format_args!(
+            "the input is empty: no YAML or JSON document in {}. If a renderer wrote it (`helm template ... | pvlint lint -`), it probably failed: run the pipeline with `set -o pipefail`. Pass --allow-empty if an empty input is fine",
+            names.join(", ")
+        )));
     }
     Ok((loaded, state))
 }

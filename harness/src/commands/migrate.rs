@@ -21,8 +21,11 @@ pub struct Args {
     /// Print what changed and why, per object, on stdout (the YAML goes only to --out).
     #[arg(long)]
     explain: bool,
-    /// Print the migration as JSON (schema pvlint-migrate/v1) instead of YAML.
-    #[arg(long)]
+    /// yaml (the migrated objects) or json (the migration: schema pvlint-migrate/v1).
+    #[arg(long, value_enum, default_value_t = Format::Yaml)]
+    format: Format,
+    /// The same as --format json.
+    #[arg(long, hide = true, conflicts_with = "format")]
     json: bool,
     /// Keep each volume's persistentVolumeReclaimPolicy (default: set Retain).
     #[arg(long)]
@@ -33,6 +36,13 @@ pub struct Args {
     /// Rename a namespace, in claims and in volumes' claimRefs (repeatable).
     #[arg(long, value_name = "OLD=NEW")]
     map_namespace: Vec<String>,
+}
+
+/// What migrate prints on stdout.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Yaml,
+    Json,
 }
 
 /// `old=new` pairs into a map; the error names the flag and the bad value.
@@ -100,8 +110,9 @@ pub fn run(args: Args) -> Exit {
             return output::error(e);
         }
     }
+    let json = args.json || args.format == Format::Json;
     let summary = render::migration_summary(&m, args.explain);
-    let stdout = if args.json {
+    let stdout = if json {
         Some(render::migration_json(&m))
     } else if args.explain {
         Some(summary.clone())
@@ -110,7 +121,7 @@ pub fn run(args: Args) -> Exit {
     } else {
         None
     };
-    if !args.explain || args.json {
+    if !args.explain || json {
         eprint!("{summary}");
     }
     match stdout {

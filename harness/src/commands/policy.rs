@@ -3,8 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "admission")]
 use crate::admission::{annotate, annotate_bytes};
 use crate::exit::Exit;
+#[cfg(feature = "admission")]
 use crate::inputs::{one_document, read_bytes};
 use crate::output;
 
@@ -42,7 +44,14 @@ pub fn run(args: Args) -> Exit {
     }
 }
 
+/// Without the `admission` feature the module cannot be asked its protocol version.
+#[cfg(not(feature = "admission"))]
+fn write_annotated(_: &Path, _: &Path, _: &Path) -> Result<String, String> {
+    Err(super::admission::NOT_BUILT.into())
+}
+
 /// Writes the annotated module; Ok: the line to print.
+#[cfg(feature = "admission")]
 fn write_annotated(module: &Path, metadata: &Path, output: &Path) -> Result<String, String> {
     let bytes = read_bytes(module, "module")?;
     let md = one_document(metadata, "--metadata")?;

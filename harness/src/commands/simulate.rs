@@ -3,7 +3,7 @@
 
 use pvlint_core::{render, Operation, Request};
 
-use super::manifests::{self, ClusterArgs, EngineArgs};
+use super::manifests::{self, ClusterArgs, EmptyArgs, EngineArgs};
 use super::Format;
 use crate::engine::{Answer, Print};
 use crate::exit::Exit;
@@ -29,6 +29,8 @@ pub struct Args {
     complete: bool,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    empty: EmptyArgs,
 }
 
 pub fn run(args: Args) -> Exit {
@@ -39,7 +41,7 @@ pub fn run(args: Args) -> Exit {
 fn simulate(args: Args) -> Result<Exit, Exit> {
     let engine = args.engine.open()?;
     let cfg = args.cluster.settings()?;
-    let (mut loaded, state) = manifests::load(&args.paths, &args.cluster, &cfg)?;
+    let (mut loaded, state) = manifests::load(&args.paths, &args.cluster, &cfg, &args.empty)?;
     let options = args.cluster.options(args.complete, &cfg);
     let operations = operations(&args.then).map_err(output::error)?;
     let request = Request {

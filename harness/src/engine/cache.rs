@@ -67,10 +67,14 @@ pub fn cache_file_name(engine: &Engine, bytes: &[u8]) -> String {
     format!("pvlint_wasm-{hex}.cwasm")
 }
 
-pub(super) fn load_cached(
+/// `bytes` compiled by `engine`: mapped from `dir` when an earlier run compiled them, else
+/// compiled and stored there. `what` names the module in errors ("the WASI module", "the
+/// policy").
+pub fn load_cached(
     engine: &Engine,
     bytes: &[u8],
     dir: &Path,
+    what: &str,
 ) -> Result<(Module, Loaded), String> {
     let file = dir.join(cache_file_name(engine, bytes));
     if file.is_file() {
@@ -92,7 +96,7 @@ pub(super) fn load_cached(
     }
     let compiled = engine
         .precompile_module(bytes)
-        .map_err(|e| format!("cannot compile the WASI module: {e:#}"))?;
+        .map_err(|e| format!("cannot compile {what}: {e:#}"))?;
     let loaded = if store(dir, &file, &compiled).is_ok() {
         Loaded::Stored
     } else {
@@ -100,7 +104,7 @@ pub(super) fn load_cached(
     };
     // SAFETY: `compiled` is this engine's `precompile_module` output, unmodified.
     let module = unsafe { Module::deserialize(engine, &compiled) }
-        .map_err(|e| format!("cannot load the compiled WASI module: {e:#}"))?;
+        .map_err(|e| format!("cannot load the compiled {what}: {e:#}"))?;
     Ok((module, loaded))
 }
 

@@ -3,17 +3,26 @@
 //! same answers (tests/engines.rs compares them byte for byte), so the commands do not ask
 //! which one runs.
 
+#[cfg(feature = "wasm-engine")]
 mod cache;
+#[cfg(feature = "wasm-engine")]
 mod module;
 mod native;
+#[cfg(feature = "wasm-engine")]
 mod wasm;
 
 use pvlint_core::{Report, Request, Severity, Simulation};
 
-pub use cache::{cache_dir, cache_file_name, Loaded};
+#[cfg(feature = "wasm-engine")]
+pub use cache::{cache_dir, cache_file_name, load_cached, Loaded};
+#[cfg(feature = "wasm-engine")]
 pub use module::{config, locate, WasmCore, MODULE_ENV, MODULE_FILE};
 pub use native::Native;
+#[cfg(feature = "wasm-engine")]
 pub use wasm::Wasm;
+
+/// What a build without the `wasm-engine` feature says when asked for `--engine wasm`.
+pub const NOT_BUILT: &str = "this pvlint was built without the `wasm-engine` feature, so --engine wasm cannot run: install it with default features (cargo install pvlint), or use the native engine (the same lint core, the same output)";
 
 /// Runs the lint core.
 pub trait Engine {

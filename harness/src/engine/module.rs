@@ -62,10 +62,22 @@ pub fn locate(flag: Option<&Path>) -> Result<PathBuf, String> {
             return named(PathBuf::from(v), &format!("${var}"));
         }
     }
-    let beside = std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|d| d.join(MODULE_FILE)));
-    let candidates: Vec<PathBuf> = beside.into_iter().chain([workspace_module()]).collect();
+    // Beside the executable as it was run, and beside the file it is: run through a link
+    // (`kubectl-pvlint` installed by krew or Homebrew), macOS names the link itself.
+    let exe = std::env::current_exe().ok();
+    let real = exe.as_ref().and_then(|e| e.canonicalize().ok());
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    for dir in [exe, real]
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.parent().map(PathBuf::from))
+    {
+        let p = dir.join(MODULE_FILE);
+        if !candidates.contains(&p) {
+            candidates.push(p);
+        }
+    }
+    candidates.push(workspace_module());
     if let Some(found) = candidates.iter().find(|p| p.is_file()) {
         return Ok(found.clone());
     }
@@ -117,7 +129,7 @@ impl WasmCore {
         let engine = Engine::new(&config())
             .map_err(|e| format!("cannot set up wasmtime for this machine: {e:#}"))?;
         let (module, loaded) = match cache {
-            Some(dir) => load_cached(&engine, bytes, dir)?,
+            Some(dir) => load_cached(&engine, bytes, dir, "the WASI module")?,
             None => (compile(&engine, bytes)?, Loaded::Compiled),
         };
         let mut linker = Linker::new(&engine);

@@ -421,9 +421,16 @@ impl Index {
             return;
         }
         let Some(root) = root else { return };
-        // A document with template placeholders is a template, whatever it lacks.
+        // A document with template placeholders is a template, whatever it lacks; with
+        // neither kind nor apiVersion, one only in a file of objects (a Helm chart's
+        // values.yaml holds templates for other files, and is no manifest).
         if let Some((kind, at)) = placeholder_in(root) {
+            let manifest = root.get("kind").is_some() || root.get("apiVersion").is_some();
             self.file_note(sid, DiagKind::Template(kind), at.start);
+            if !manifest {
+                let note = self.diags.pop().expect("just pushed");
+                self.strays.push(note);
+            }
             return;
         }
         let s = |k: &str| root.get(k).and_then(Node::as_str);
@@ -474,7 +481,7 @@ fn placeholder_in(n: &Node) -> Option<(crate::template::Kind, Span)> {
     match &n.value {
         crate::node::Value::Scalar(s) => crate::template::in_value(&s.text).map(|k| (k, n.span)),
         crate::node::Value::Map(entries) => entries.iter().find_map(|e| {
-            crate::template::in_value(&e.key)
+            crate::template::in_key(&e.key)
                 .map(|k| (k, e.key_span))
                 .or_else(|| placeholder_in(&e.value))
         }),

@@ -161,7 +161,7 @@ impl<'a> Reader<'a> {
             match &n.value {
                 Value::Map(entries) => entries.iter().find_map(|e| {
                     let p = join(path, &e.key);
-                    crate::template::in_value(&e.key)
+                    crate::template::in_key(&e.key)
                         .map(|k| (k, e.key_span, p.clone()))
                         .or_else(|| find(&e.value, &p))
                 }),

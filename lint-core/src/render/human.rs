@@ -12,10 +12,50 @@ use crate::source::Source;
 pub struct HumanOptions {
     /// ANSI colours (the CLI turns this on for terminals only).
     pub color: bool,
+    /// Wrap the notes, help and the like at this many columns (the CLI sets a terminal's
+    /// width); None: one line each, as pipes and CI logs want them.
+    pub width: Option<usize>,
 }
 
 struct Paint {
     on: bool,
+    width: Option<usize>,
+}
+
+impl Paint {
+    /// `{pad} = {label} {text}`: wrapped at the width, if any, with the continuation lines
+    /// under the text.
+    fn labelled(&self, out: &mut String, pad: &str, label: &str, text: &str) {
+        let head = format!("{pad} {} {} ", self.blue("="), self.bold(label));
+        let indent = pad.chars().count() + 3 + label.chars().count() + 1;
+        match self.width.filter(|&w| w > indent + 20) {
+            None => {
+                let _ = writeln!(out, "{head}{text}");
+            }
+            Some(width) => {
+                out.push_str(&head);
+                let mut col = indent;
+                let mut first = true;
+                for word in text.split(' ') {
+                    let n = word.chars().count();
+                    if !first && col + 1 + n > width {
+                        out.push('\n');
+                        out.push_str(&" ".repeat(indent));
+                        col = indent;
+                        first = true;
+                    }
+                    if !first {
+                        out.push(' ');
+                        col += 1;
+                    }
+                    out.push_str(word);
+                    col += n;
+                    first = false;
+                }
+                out.push('\n');
+            }
+        }
+    }
 }
 
 impl Paint {
@@ -141,7 +181,13 @@ fn finding(
             let from = l
                 .origin
                 .as_ref()
-                .map(|o| format!(" (from {}, rendered by {})", o.file, o.tool))
+                .map(|o| match (&o.path, o.line) {
+                    (Some(path), Some(line)) => {
+                        format!(" (from {path}:{line}, rendered by {})", o.tool)
+                    }
+                    (Some(path), None) => format!(" (from {path}, rendered by {})", o.tool),
+                    _ => format!(" (from {}, rendered by {})", o.file, o.tool),
+                })
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
@@ -172,60 +218,34 @@ fn finding(
     }
     if let Some(c) = &f.consequence {
         if !c.summary.is_empty() {
-            let _ = writeln!(
-                out,
-                "{pad} {} {} {}",
-                p.blue("="),
-                p.bold("note:"),
-                c.summary
-            );
+            p.labelled(out, &pad, "note:", &c.summary);
         }
         if let Some(e) = &c.event {
-            let _ = writeln!(
-                out,
-                "{pad} {} {} {} {} \"{}\"",
-                p.blue("="),
-                p.bold("event:"),
-                e.kind,
-                e.reason,
-                e.message
-            );
+            let event = format!("{} {} \"{}\"", e.kind, e.reason, e.message);
+            p.labelled(out, &pad, "event:", &event);
         }
         for a in &c.assumptions {
-            let _ = writeln!(out, "{pad} {} {} {a}", p.blue("="), p.bold("assumed:"));
+            p.labelled(out, &pad, "assumed:", a);
         }
     }
     for e in &f.recorded {
-        let _ = writeln!(
-            out,
-            "{pad} {} {} {} {} \"{}\"{}",
-            p.blue("="),
-            p.bold("recorded:"),
-            e.kind,
-            e.reason,
-            e.message,
-            if e.count > 1 {
-                format!(" ({} times)", e.count)
-            } else {
-                String::new()
-            }
-        );
+        let times = if e.count > 1 {
+            format!(" ({} times)", e.count)
+        } else {
+            String::new()
+        };
+        let recorded = format!("{} {} \"{}\"{times}", e.kind, e.reason, e.message);
+        p.labelled(out, &pad, "recorded:", &recorded);
     }
     if !f.help.is_empty() {
-        let _ = writeln!(out, "{pad} {} {} {}", p.blue("="), p.bold("help:"), f.help);
+        p.labelled(out, &pad, "help:", &f.help);
     }
     if let Some(s) = &f.suggestion {
         let label = match s.applicability {
             crate::finding::Applicability::Exact => "fix:",
             crate::finding::Applicability::Illustration => "fix (example):",
         };
-        let _ = writeln!(
-            out,
-            "{pad} {} {} {}",
-            p.blue("="),
-            p.bold(label),
-            s.description
-        );
+        p.labelled(out, &pad, label, &s.description);
         if let Some(snip) = &s.snippet {
             for line in snip.lines() {
                 let _ = writeln!(out, "{pad} {}     {}", p.blue("|"), p.green(line));
@@ -235,22 +255,10 @@ fn finding(
     for r in &f.related {
         let rl = &r.location;
         if objects {
-            let _ = writeln!(
-                out,
-                "{pad} {} {} {}",
-                p.blue("="),
-                p.bold("see:"),
-                r.message
-            );
+            p.labelled(out, &pad, "see:", &r.message);
             continue;
         }
-        let _ = writeln!(
-            out,
-            "{pad} {} {} {}",
-            p.blue("="),
-            p.bold("see:"),
-            r.message
-        );
+        p.labelled(out, &pad, "see:", &r.message);
         let _ = writeln!(
             out,
             "{pad}{} {}:{}:{}",
@@ -270,7 +278,10 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 
 /// Renders every finding, then a one-line summary.
 pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String {
-    let p = Paint { on: opts.color };
+    let p = Paint {
+        on: opts.color,
+        width: opts.width,
+    };
     let mut out = String::new();
     let by_name: Sources<'_> = sources.iter().map(|s| (s.name.as_str(), s)).collect();
     // Files in more than one apply set (a base two overlays share): their findings say which.
@@ -324,7 +335,10 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
 /// field) rather than at a file, then a summary naming the cluster (`what`, e.g. "context
 /// kind-dev, Kubernetes 1.34").
 pub fn human_cluster(report: &Report, what: &str, opts: HumanOptions) -> String {
-    let p = Paint { on: opts.color };
+    let p = Paint {
+        on: opts.color,
+        width: opts.width,
+    };
     let mut out = String::new();
     let none = Sources::new();
     for f in &report.findings {
@@ -344,4 +358,31 @@ pub fn human_cluster(report: &Report, what: &str, opts: HumanOptions) -> String 
         plural(s.objects, "object", "objects"),
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A terminal's width wraps the notes and help under their text; without one (a pipe,
+    /// a CI log), each stays one line.
+    #[test]
+    fn notes_wrap_at_the_width() {
+        let long = "the volume's claimRef reserves it for a claim of another cluster, and the claim here gets a new UID";
+        for width in [None, Some(60)] {
+            let p = Paint { on: false, width };
+            let mut out = String::new();
+            p.labelled(&mut out, "  ", "note:", long);
+            match width {
+                None => assert_eq!(out, format!("   = note: {long}\n")),
+                Some(w) => {
+                    assert!(out.lines().count() > 1, "{out}");
+                    assert!(out.lines().all(|l| l.chars().count() <= w), "{out}");
+                    assert!(out.lines().skip(1).all(|l| l.starts_with(&" ".repeat(11))));
+                    let words: Vec<&str> = out.split_whitespace().skip(2).collect();
+                    assert_eq!(words.join(" "), long);
+                }
+            }
+        }
+    }
 }
