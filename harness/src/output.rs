@@ -93,7 +93,7 @@ pub fn print(text: &str) -> Exit {
     wrote(write(text))
 }
 
-/// Prints what `write` writes (a renderer that streams), as [`print`].
+/// Prints what `write` writes (a renderer that streams), as [`print()`].
 pub fn print_with(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Exit {
     wrote(write_with(write))
 }

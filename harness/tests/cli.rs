@@ -1,8 +1,10 @@
 //! The `pvlint` binary as a user runs it.
 
-use std::io::Write;
+#[path = "common/stdin.rs"]
+mod stdin;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_pvlint"));
@@ -103,19 +105,8 @@ fn json_output_is_the_documented_schema() {
 
 #[test]
 fn stdin_is_read_with_a_dash() {
-    let mut child = bin()
-        .args(["lint", "--format", "json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(std::fs::read(repo().join(BAD)).unwrap().as_slice())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let bad = std::fs::read_to_string(repo().join(BAD)).unwrap();
+    let o = with_stdin(&["lint", "--format", "json", "-"], &bad);
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["findings"][0]["location"]["file"], "<stdin>");
@@ -450,20 +441,7 @@ fn cluster_state_is_applied_onto() {
 }
 
 fn with_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    stdin::piped(bin().args(args), input)
 }
 
 /// A `helm template` that failed leaves an empty pipe: that is an error, not a clean lint,
@@ -552,4 +530,75 @@ fn as_a_kubectl_plugin_the_usage_says_kubectl_pvlint() {
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The README's sample output is the tool's own: each `<!-- sample: pvlint ARGS -->` block holds
+/// what `pvlint ARGS` prints in the repository's root, as an indented code block.
+/// `PVLINT_UPDATE_README=1 cargo test -p pvlint --test cli readme` writes them.
+#[test]
+fn readme_samples_are_the_tools_output() {
+    let path = repo().join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let mut out = String::new();
+    let mut rest = readme.as_str();
+    let mut samples = 0;
+    while let Some(at) = rest.find("<!-- sample: pvlint ") {
+        let open_end = rest[at..].find("-->").unwrap() + at + 3;
+        let args: Vec<&str> = rest[at + "<!-- sample: pvlint ".len()..open_end - 3]
+            .split_whitespace()
+            .collect();
+        let close = rest[open_end..]
+            .find("<!-- end of sample -->")
+            .expect("each sample block ends with <!-- end of sample -->")
+            + open_end;
+        let o = run(&args);
+        let block: String = stdout(&o)
+            .lines()
+            .map(|l| {
+                if l.is_empty() {
+                    "\n".to_string()
+                } else {
+                    format!("    {l}\n")
+                }
+            })
+            .collect();
+        out.push_str(&rest[..open_end]);
+        out.push_str("\n\n");
+        out.push_str(&block);
+        out.push('\n');
+        rest = &rest[close..];
+        samples += 1;
+    }
+    out.push_str(rest);
+    assert!(samples > 0, "README.md has no sample block");
+    if std::env::var_os("PVLINT_UPDATE_README").is_some() {
+        std::fs::write(&path, &out).unwrap();
+    } else {
+        assert!(
+            out == readme,
+            "README.md's sample output is not what pvlint prints: run \
+             `PVLINT_UPDATE_README=1 cargo test -p pvlint --test cli readme`"
+        );
+    }
+}
+
+/// The README and the packages' READMEs link only inside the repository: an address outside
+/// it (a project site, a registry page) is named, not linked.
+#[test]
+fn readmes_link_only_inside_the_repository() {
+    for file in [
+        "README.md",
+        "docs/crates/pvlint.md",
+        "docs/crates/pvlint-core.md",
+        "wasm/npm/README.md",
+    ] {
+        let text = std::fs::read_to_string(repo().join(file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            assert!(
+                !line.contains("](http") && !line.contains("](//"),
+                "{file}:{}: a link outside the repository: {line}",
+                n + 1
+            );
+        }
+    }
 }

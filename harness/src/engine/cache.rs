@@ -30,7 +30,7 @@ pub fn cache_dir() -> Option<PathBuf> {
     var("HOME").map(|home| PathBuf::from(home).join(".cache").join("pvlint"))
 }
 
-/// How [`WasmCore::load`] got its machine code.
+/// How [`WasmCore::load`](super::WasmCore::load) got its machine code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loaded {
     /// Mapped from the cache.

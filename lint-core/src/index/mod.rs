@@ -67,6 +67,8 @@ pub struct Index {
     /// Objects of an API version that release no longer serves: never created, nothing else
     /// is read of them.
     pub removed: Vec<(ObjId, &'static crate::apiversions::Removed)>,
+    /// The same objects, for lookups.
+    removed_ids: std::collections::HashSet<ObjId>,
 }
 
 /// An object defined twice with different content: which definition stands, as
@@ -190,13 +192,20 @@ impl Index {
         self.workloads.iter().filter(|v| !self.is_rejected(v.obj))
     }
 
-    /// Every object with its id, but the definitions a later one replaces (see
-    /// [`Index::is_superseded`]).
+    /// Every object the API server reads as written, with its id: not the definitions a later
+    /// one replaces (see [`Index::is_superseded`]), nor objects of an API version the release
+    /// no longer serves (the API server answers "no matches for kind" before it reads a field:
+    /// `removed-api-version` says all there is to say of them).
     pub fn current_objects(&self) -> impl Iterator<Item = (ObjId, &Object)> {
         self.objects
             .iter()
             .enumerate()
-            .filter(|(id, _)| !self.is_superseded(*id))
+            .filter(|(id, _)| !self.is_superseded(*id) && !self.is_removed(*id))
+    }
+
+    /// The object is of an API version the release no longer serves.
+    pub fn is_removed(&self, obj: ObjId) -> bool {
+        self.removed_ids.contains(&obj)
     }
 
     pub fn pv(&self, name: &str) -> Option<&Pv> {
@@ -262,7 +271,7 @@ impl Index {
         self.objects
             .iter()
             .enumerate()
-            .filter(|&(id, _)| !self.removed.iter().any(|&(r, _)| r == id))
+            .filter(|&(id, _)| !self.is_removed(id))
             .map(|(_, o)| Served {
                 kind: o.kind.clone(),
                 namespace: o.namespace.clone(),

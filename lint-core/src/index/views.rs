@@ -186,6 +186,7 @@ impl Index {
                 // A patch at a removed version is left out with the rest of the patch.
                 if !obj.from_patch {
                     self.removed.push((id, r));
+                    self.removed_ids.insert(id);
                 }
                 self.rejected.insert(id);
                 continue;

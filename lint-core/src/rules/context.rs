@@ -94,10 +94,11 @@ impl Context<'_> {
         self.side == Side::Cluster
     }
 
-    /// The simulated claims a claim view stands for: the claim of a PVC manifest, or every
-    /// claim a StatefulSet creates from a volumeClaimTemplate.
     /// The claims a workload's pods mount that only one node (ReadWriteOnce) or one pod
-    /// (ReadWriteOncePod) may use, with the pod volume that mounts each.
+    /// (ReadWriteOncePod) may use, with the pod volume that mounts each; only claims that bind:
+    /// a pod whose claim stays Pending is never scheduled ("pod has unbound immediate
+    /// PersistentVolumeClaims"), so no second pod contends for the volume (what keeps the claim
+    /// Pending is its own finding).
     pub fn exclusive_claims<'w>(
         &'w self,
         w: &'w crate::model::Workload,
@@ -106,10 +107,13 @@ impl Context<'_> {
         w.claims.iter().filter_map(move |u| {
             let cid = self.sim.claim_named(&w.namespace, &u.claim.value)?;
             let c = self.sim.claim(cid);
-            c.spec.modes.exclusive_only().then_some((u, cid, c))
+            (c.spec.modes.exclusive_only() && matches!(c.state, ClaimState::Bound { .. }))
+                .then_some((u, cid, c))
         })
     }
 
+    /// The simulated claims a claim view stands for: the claim of a PVC manifest, or every
+    /// claim a StatefulSet creates from a volumeClaimTemplate.
     pub fn claims_of_view(&self, pvc: &crate::model::Pvc) -> Vec<ClaimId> {
         match &pvc.template_of {
             None => self.claim_of(pvc.obj).into_iter().collect(),

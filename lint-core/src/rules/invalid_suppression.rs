@@ -26,6 +26,10 @@ pub const RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for (id, obj) in ctx.index.objects.iter().enumerate() {
+        // An object of an API version that is no longer served gets `removed-api-version` only.
+        if ctx.index.is_removed(id) {
+            continue;
+        }
         // On a live cluster, a ReplicaSet, Job or Pod a controller owns carries a copy of its
         // owner's pod template annotations: the typo is reported once, on the owner.
         if ctx.live.is_some_and(|l| l.controlled.contains(&id)) {

@@ -24,8 +24,9 @@ pub const RULE: Rule = Rule {
                          `creationTimestamp: null`, which `kubectl create --dry-run -o yaml`, kompose and \
                          controller-gen write, are not marks of an export and are not reported; nor is the status of \
                          a custom resource whose CustomResourceDefinition (with a status subresource) is not in the \
-                         input, which is user data. A warning for volumes and claims, and wherever a \
-                         resourceVersion makes every re-apply fail; elsewhere only informational.",
+                         input, which is user data. A warning for volumes and claims that carry a server's \
+                         metadata, and wherever a resourceVersion makes every re-apply fail; elsewhere (a status \
+                         alone included: the API server drops it on create) only informational.",
     },
     scope: Scope::Manifests,
     since: "0.1.0",
@@ -94,7 +95,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     | crate::model::KindClass::PersistentVolumeClaim
             )
         );
-        let severity = if names.contains(&"metadata.resourceVersion") || storage {
+        // A status alone is dropped on create and carries no identity (a hand-written PV with
+        // `status: {phase: Available}`): a sign of an export at most.
+        let identity = names.iter().any(|n| n.starts_with("metadata."));
+        let severity = if names.contains(&"metadata.resourceVersion") || (storage && identity) {
             Severity::Warning
         } else {
             Severity::Info

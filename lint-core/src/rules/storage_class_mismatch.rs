@@ -15,7 +15,8 @@ pub const RULE: Rule = Rule {
         why: "For a claim that names a volume without claimRef, the controller refuses the bind: the claim stays \
               `Pending` with Warning `VolumeMismatch` `Cannot bind to requested volume \"<pv>\": storageClassName \
               does not match`. A volume reserved by claimRef binds regardless of class, but the claim then reports \
-              a class its volume does not have.",
+              a class its volume does not have: nothing fails, and that is reported as info (a resize \
+              goes by the claim's class).",
         example: include_str!("../../tests/fixtures/storage-class-mismatch/bad.yaml"),
         fix: "Give the claim the volume's class. For a volume without a class, write `storageClassName: \"\"` on the \
               claim — leaving it out is not the same: admission fills in the default class.",
@@ -94,7 +95,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 m.upstream_error(&v.name)
             ));
         }
-        let sev = if bound || assumed {
+        // Bound through a reservation, nothing fails: the claim only reports a class its volume
+        // does not have (what a later resize or a reader of the claim goes by).
+        let sev = if bound {
+            Severity::Info
+        } else if assumed {
             Severity::Warning
         } else {
             Severity::Error

@@ -104,18 +104,26 @@ impl World {
             }
             Some(p) => (p.to_string(), Some(self.external_provisioning(p))),
         };
-        if class.provisioner.is_some() {
-            if let Some((error, assumption)) = self.refusal(id, &provisioner) {
-                return self.pend_claim(
-                    id,
-                    Pending::ProvisionerRefuses {
-                        class: Str::from(class_name),
-                        provisioner: Str::from(provisioner),
-                        error: Str::from(error),
-                        assumption,
-                    },
-                );
-            }
+        // An assumed class's provisioner is unknown: whether it refuses a claim is as much an
+        // assumption as for any provisioner pvlint does not know.
+        let refuser = match class.provisioner {
+            Some(_) => format!("provisioner {provisioner}"),
+            None => format!("the provisioner of {}", self.class_label(&class.name)),
+        };
+        if let Some((error, assumption)) = self.refusal(id, &provisioner, &refuser) {
+            return self.pend_claim(
+                id,
+                Pending::ProvisionerRefuses {
+                    class: Str::from(class_name),
+                    // The provisioner's name, or what stands for an unknown one.
+                    provisioner: Str::from(match class.provisioner {
+                        Some(_) => provisioner,
+                        None => refuser,
+                    }),
+                    error: Str::from(error),
+                    assumption,
+                },
+            );
         }
         self.provision(id, &class, provisioner, event)
     }
@@ -126,12 +134,18 @@ impl World {
     /// clone smaller than its source claim (`getPVCSource`). Certain for CSI drivers (the
     /// sidecar checks); for another provisioner, the selector is an assumption (most refuse
     /// it, each in its own code) and a clone is not judged.
-    fn refusal(&self, id: ClaimId, provisioner: &str) -> Option<(String, Option<Assumption>)> {
+    /// `refuser` names the provisioner in what is assumed of it.
+    fn refusal(
+        &self,
+        id: ClaimId,
+        provisioner: &str,
+        refuser: &str,
+    ) -> Option<(String, Option<Assumption>)> {
         let c = self.claim(id);
         let csi = crate::drivers::driver(provisioner)
             .is_some_and(|d| d.attach != crate::drivers::Attach::NotCsi);
         if c.spec.selector.is_some() {
-            let assumption = (!csi).then(|| Assumption::ProvisionerLikeCsi(Str::from(provisioner)));
+            let assumption = (!csi).then(|| Assumption::ProvisionerLikeCsi(Str::from(refuser)));
             return Some(("claim Selector is not supported".into(), assumption));
         }
         let (kind, source) = c.data_source.as_deref()?;

@@ -226,14 +226,15 @@ impl World {
         shared
     }
 
-    /// What [`World::attachment`] rests on, when it was read from an assumed class (the claim
-    /// has no volume yet).
+    /// What [`World::attachment`] rests on, when it was read from an assumed class: the claim
+    /// has no volume of the input (none yet, or one provisioned from that class).
     pub fn attachment_assumption(&self, id: ClaimId) -> Option<Assumption> {
-        let from_volume = self.binding_of(id).is_some_and(|v| {
-            let v = self.volume(v);
-            !(matches!(v.origin, Origin::Provisioned { .. })
-                && matches!(v.spec.source, crate::binding::SourceKind::Unknown))
-        });
+        // A volume of the input says for itself; one provisioned from a class is what the
+        // class makes of it, and an assumed class (one the input does not define, whose driver
+        // pvlint knows only by the class's name) is an assumption whatever source it gives.
+        let from_volume = self
+            .binding_of(id)
+            .is_some_and(|v| !matches!(self.volume(v).origin, Origin::Provisioned { .. }));
         if from_volume {
             return None;
         }

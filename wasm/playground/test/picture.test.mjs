@@ -19,28 +19,17 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
-import { corpus, read, repo, requestOf } from "./corpus.mjs";
+import { fileURLToPath } from "node:url";
+import { launchBrowser, page_url, pvlint, shots } from "./browser.mjs";
+import { corpus, read, requestOf } from "./corpus.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const page_url = pathToFileURL(join(here, "..", "dist", "index.html")).href;
-const pvlint = process.env.PVLINT_BIN || join(repo, "target", "debug", "pvlint");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const shots = process.env.PVLINT_SCREENSHOTS || join(repo, "target", "playground-screenshots");
 const references = join(here, "reference");
 const update = process.env.PVLINT_UPDATE_REFERENCES === "1";
 
 let browser, context;
 before(async () => {
-  for (const [what, p] of [["the playground build", fileURLToPath(page_url)], ["the pvlint binary", pvlint], ["Chromium", chromiumPath]]) {
-    if (!existsSync(p)) throw new Error(`${what} is missing at ${p}`);
-  }
-  mkdirSync(shots, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--font-render-hinting=none"],
-  });
+  browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
 });
 after(async () => browser && (await browser.close()));

@@ -31,10 +31,12 @@ impl Help {
     }
 }
 
-/// "no class" or `class "NAME"`.
+/// "no class", `class "NAME"`, or the cluster's default class when it is assumed.
 fn class_text(c: &str) -> String {
     if c.is_empty() {
         "no class".into()
+    } else if c == crate::sim::load::ASSUMED_DEFAULT {
+        "the cluster's default class".into()
     } else {
         format!("class \"{c}\"")
     }

@@ -22,10 +22,17 @@ impl Pending {
                 Some(Event::warning(Reason::ProvisioningFailed, error.clone()))
             }
             // sig-storage-lib-external-provisioner's provisionClaimOperation.
-            Pending::ProvisionerRefuses { class, error, .. } => Some(Event::warning(
-                Reason::ProvisioningFailed,
-                format!("failed to provision volume with StorageClass \"{class}\": {error}"),
-            )),
+            Pending::ProvisionerRefuses { class, error, .. } => {
+                // The assumed default class's real name is not known.
+                let class = match w.class(class) {
+                    Some(c) => w.class_display(c),
+                    None => class.to_string(),
+                };
+                Some(Event::warning(
+                    Reason::ProvisioningFailed,
+                    format!("failed to provision volume with StorageClass \"{class}\": {error}"),
+                ))
+            }
             Pending::VolumeMismatch { volume, mismatches } => {
                 let name = &w.volume(*volume).name;
                 mismatches.first().map(|m| {
