@@ -172,3 +172,113 @@ fn classes_defined_elsewhere_are_assumed_installed() {
         .iter()
         .any(|f| f.rule == "rwo-shared-by-replicas"));
 }
+
+/// Volumes another apply set defines join the static pool as that set's classes do (the same
+/// assumption: the set is applied to the cluster too): a StatefulSet whose no-provisioner class
+/// and local volumes live in `infra/` is not short of the volumes it finds there, and is short
+/// only of those it does not (AK2-Yana/ak2-k8s's layout: base/volumes, base/deployments).
+#[test]
+fn volumes_defined_elsewhere_join_the_pool() {
+    let class = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: local-storage}\nprovisioner: kubernetes.io/no-provisioner\nvolumeBindingMode: WaitForFirstConsumer\n";
+    let pv = |n: u32| {
+        format!("apiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: local-{n}}}\nspec:\n  storageClassName: local-storage\n  capacity: {{storage: 10Gi}}\n  accessModes: [ReadWriteOnce]\n  local: {{path: /data/{n}}}\n  nodeAffinity:\n    required:\n      nodeSelectorTerms:\n      - matchExpressions: [{{key: kubernetes.io/hostname, operator: In, values: [node-{n}]}}]\n")
+    };
+    let sts = |replicas: u32| {
+        format!("apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: db}}\nspec:\n  replicas: {replicas}\n  serviceName: db\n  selector: {{matchLabels: {{app: db}}}}\n  template:\n    metadata: {{labels: {{app: db}}}}\n    spec:\n      containers: [{{name: db, image: postgres}}]\n  volumeClaimTemplates:\n  - metadata: {{name: data}}\n    spec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: local-storage\n      resources: {{requests: {{storage: 1Gi}}}}\n")
+    };
+    let pool = format!("{}---\n{}", pv(0), pv(1));
+    let fits = lint(
+        &[
+            ("infra/class.yaml", class),
+            ("infra/pv.yaml", &pool),
+            ("apps/db.yaml", &sts(2)),
+        ],
+        false,
+    );
+    assert!(
+        !fits
+            .findings
+            .iter()
+            .any(|f| f.rule == "static-pool-shortfall" || f.rule == "unbindable-claim"),
+        "{:#?}",
+        fits.findings
+    );
+    let short = lint(
+        &[
+            ("infra/class.yaml", class),
+            ("infra/pv.yaml", &pool),
+            ("apps/db.yaml", &sts(3)),
+        ],
+        false,
+    );
+    let f = short
+        .findings
+        .iter()
+        .find(|f| f.rule == "static-pool-shortfall")
+        .unwrap_or_else(|| panic!("{:#?}", short.findings));
+    assert!(
+        f.message.contains(
+            "2 in another apply set (local-0 in infra/pv.yaml, local-1 in infra/pv.yaml)"
+        ),
+        "{}",
+        f.message
+    );
+    assert!(f.help.starts_with("create 1 more volume(s)"), "{}", f.help);
+    assert!(f.severity < Severity::Error, "an assumption: {f:#?}");
+    // Without the infra set the pool is empty: both ordinals are short.
+    let alone = lint(&[("apps/db.yaml", &sts(2))], false);
+    assert!(
+        !alone
+            .findings
+            .iter()
+            .any(|f| f.message.contains("another apply set")),
+        "{:#?}",
+        alone.findings
+    );
+}
+
+/// A claim that binds only a volume another apply set defines still binds on a cluster that
+/// holds that set: two replicas mounting it contend for a ReadWriteOnce volume, and the claim
+/// is not reported as staying Pending.
+#[test]
+fn a_claim_fitted_by_another_sets_volume_binds() {
+    let pv = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: nfs-data}\nspec:\n  storageClassName: \"\"\n  capacity: {storage: 5Gi}\n  accessModes: [ReadWriteOnce]\n  iscsi: {targetPortal: \"10.0.0.1:3260\", iqn: \"iqn.2001-04.com.example:storage\", lun: 0}\n";
+    let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: shared}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: \"\"\n  resources: {requests: {storage: 1Gi}}\n";
+    let app = format!("{claim}---\n{WEB_3}");
+    let r = lint(&[("storage/pv.yaml", pv), ("apps/web.yaml", &app)], false);
+    let rules = rules(&r);
+    assert!(
+        rules
+            .iter()
+            .any(|(rule, _, _)| *rule == "rwo-shared-by-replicas"),
+        "{rules:?}"
+    );
+    assert!(
+        !rules.iter().any(|(rule, _, _)| *rule == "unbindable-claim"),
+        "{rules:?}"
+    );
+}
+
+/// A claim without a storageClassName gets the class another set marks default only if that
+/// class is the cluster's default: the finding that rests on it says so (GetDefaultClass picks
+/// the newest of several defaults, and the cluster may hold another).
+#[test]
+fn a_default_class_from_elsewhere_is_named_as_the_default() {
+    let infra = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: ebs\n  annotations: {storageclass.kubernetes.io/is-default-class: \"true\"}\nprovisioner: ebs.csi.aws.com\n";
+    let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: shared}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n";
+    let app = format!("{claim}---\n{WEB_3}");
+    let r = lint(&[("infra/sc.yaml", infra), ("apps/web.yaml", &app)], false);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "rwo-shared-by-replicas")
+        .unwrap_or_else(|| panic!("{:#?}", r.findings));
+    let assumptions = &f.consequence.as_ref().expect("a consequence").assumptions;
+    assert!(
+        assumptions
+            .iter()
+            .any(|a| a.contains("infra/sc.yaml") && a.contains("the cluster's only default class")),
+        "{assumptions:#?}"
+    );
+    assert_eq!(f.severity, Severity::Warning);
+}

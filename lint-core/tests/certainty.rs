@@ -161,3 +161,46 @@ fn knowing_the_cluster_never_softens_a_certain_error() {
         }
     }
 }
+
+/// An object the API server rejects is never created: what pvlint says of it is why it is
+/// rejected and what its text carries, never how it would behave in the cluster (a hostPath
+/// volume's node, an NFS mount, a default class, a rollout). Rules that read only the text
+/// may still speak of it.
+#[test]
+fn a_rejected_object_gets_no_finding_about_its_behaviour() {
+    const OF_THE_TEXT: &[&str] = &[
+        "invalid-field-value",
+        "unknown-field",
+        "server-populated-fields",
+        "duplicate-object",
+        "invalid-suppression",
+        "update-rejected",
+        "parse-error",
+        "ignored-content",
+        "unrendered-template",
+        "removed-api-version",
+    ];
+    let mut checked = 0;
+    for (name, req) in requests() {
+        let report = api::lint(&req);
+        let rejected: BTreeSet<(String, usize)> = report
+            .findings
+            .iter()
+            .filter(|f| f.rule == "invalid-field-value" && f.severity == Severity::Error)
+            .map(|f| (f.location.file.to_string(), f.location.document))
+            .collect();
+        checked += rejected.len();
+        for f in &report.findings {
+            let at = (f.location.file.to_string(), f.location.document);
+            assert!(
+                !rejected.contains(&at) || OF_THE_TEXT.contains(&f.rule.as_str()),
+                "{name}: {} on a rejected object ({}:{}): {}",
+                f.rule,
+                f.location.file,
+                f.location.line,
+                f.message
+            );
+        }
+    }
+    assert!(checked > 10, "only {checked} rejected objects seen");
+}

@@ -151,7 +151,7 @@ fn mutated_inputs_never_panic_and_positions_stay_in_the_source() {
 
 #[test]
 fn a_broken_document_does_not_hide_the_others() {
-    let text = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: a}\nspec:\n  nfs: {server: 1.2.3.4.5, path: /x}\n  capacity: {storage: 1Gi}\n---\nkind: [unclosed\n---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: b}\nspec:\n  nfs: {server: 999.1.1.1, path: /y}\n";
+    let text = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: a}\nspec:\n  nfs: {server: 1.2.3.4.5, path: /x}\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteMany]\n---\nkind: [unclosed\n---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: b}\nspec:\n  nfs: {server: 999.1.1.1, path: /y}\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteMany]\n";
     let r = lint(&[Source::new("multi.yaml", text)], &Options::default());
     let rules: Vec<(&str, u32)> = r
         .findings
@@ -159,8 +159,8 @@ fn a_broken_document_does_not_hide_the_others() {
         .map(|f| (f.rule.as_str(), f.location.line))
         .collect();
     assert!(rules.contains(&("invalid-nfs-server", 5)), "{rules:?}");
-    assert!(rules.contains(&("parse-error", 8)), "{rules:?}");
-    assert!(rules.contains(&("invalid-nfs-server", 14)), "{rules:?}");
+    assert!(rules.contains(&("parse-error", 9)), "{rules:?}");
+    assert!(rules.contains(&("invalid-nfs-server", 15)), "{rules:?}");
     assert_eq!(r.summary.documents, 3);
     assert_eq!(r.summary.objects, 2);
 }
@@ -173,7 +173,7 @@ fn billion_laughs_is_refused_and_the_rest_is_linted() {
         bomb.push_str(&format!("  {c}: &{c} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
         prev = c;
     }
-    bomb.push_str("---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: b}\nspec:\n  nfs: {server: 1.2.3, path: /y}\n");
+    bomb.push_str("---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: b}\nspec:\n  nfs: {server: 1.2.3, path: /y}\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteMany]\n");
     let r = lint(&[Source::new("bomb.yaml", bomb)], &Options::default());
     let pe = r
         .findings
@@ -205,7 +205,7 @@ fn ill_typed_fields_are_findings() {
 
 #[test]
 fn lists_from_kubectl_get_are_expanded() {
-    let text = "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: PersistentVolume\n  metadata: {name: a}\n  spec: {nfs: {server: 1.2.3.4.5, path: /}}\n- apiVersion: v1\n  kind: PersistentVolume\n  metadata: {name: b}\n  spec: {nfs: {server: bad_host, path: /}}\nkind: List\nmetadata:\n  resourceVersion: \"\"\n";
+    let text = "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: PersistentVolume\n  metadata: {name: a}\n  spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteMany], nfs: {server: 1.2.3.4.5, path: /}}\n- apiVersion: v1\n  kind: PersistentVolume\n  metadata: {name: b}\n  spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteMany], nfs: {server: bad_host, path: /}}\nkind: List\nmetadata:\n  resourceVersion: \"\"\n";
     let r = lint(&[Source::new("list.yaml", text)], &Options::default());
     let hits: Vec<u32> = r
         .findings
@@ -219,7 +219,7 @@ fn lists_from_kubectl_get_are_expanded() {
 
 #[test]
 fn json_documents_are_linted_with_positions() {
-    let text = "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"PersistentVolume\",\n  \"metadata\": {\"name\": \"j\"},\n  \"spec\": {\n    \"nfs\": {\"server\": \"10.0.0.256\", \"path\": \"/\"}\n  }\n}\n";
+    let text = "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"PersistentVolume\",\n  \"metadata\": {\"name\": \"j\"},\n  \"spec\": {\"capacity\": {\"storage\": \"1Gi\"}, \"accessModes\": [\"ReadWriteMany\"],\n    \"nfs\": {\"server\": \"10.0.0.256\", \"path\": \"/\"}\n  }\n}\n";
     let r = lint(&[Source::new("pv.json", text)], &Options::default());
     let f = r
         .findings

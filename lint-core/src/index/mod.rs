@@ -240,10 +240,10 @@ impl Index {
         &self.objects[id]
     }
 
-    /// StorageClasses marked default in the input.
+    /// StorageClasses marked default in the input that the API server accepts (a rejected one
+    /// is never created, and defaults nothing).
     pub fn default_classes(&self) -> Vec<&StorageClass> {
-        self.classes
-            .iter()
+        self.accepted_classes()
             .filter(|c| c.is_default.is_some())
             .collect()
     }

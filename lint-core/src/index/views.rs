@@ -54,7 +54,13 @@ impl Index {
                 standing.insert(key, id);
                 continue;
             }
-            let live = crate::value::convert(old.root());
+            // The object as the first definition created it: the API server drops a status
+            // written in a manifest on create (the strategies' PrepareForCreate, as
+            // persistentvolumeclaim's), so a copied `phase: Bound` does not make it Bound.
+            let mut live = crate::value::convert(old.root());
+            if let Some(m) = live.as_object_mut() {
+                m.remove("status");
+            }
             let merged = model::update::merged(
                 &live,
                 &crate::value::convert(o.root()),

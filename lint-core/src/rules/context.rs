@@ -95,10 +95,10 @@ impl Context<'_> {
     }
 
     /// The claims a workload's pods mount that only one node (ReadWriteOnce) or one pod
-    /// (ReadWriteOncePod) may use, with the pod volume that mounts each; only claims that bind:
-    /// a pod whose claim stays Pending is never scheduled ("pod has unbound immediate
-    /// PersistentVolumeClaims"), so no second pod contends for the volume (what keeps the claim
-    /// Pending is its own finding).
+    /// (ReadWriteOncePod) may use, with the pod volume that mounts each; only claims that may
+    /// bind ([`Self::may_bind`]): a pod whose claim stays Pending is never scheduled ("pod has
+    /// unbound immediate PersistentVolumeClaims"), so no second pod contends for the volume
+    /// (what keeps the claim Pending is its own finding).
     pub fn exclusive_claims<'w>(
         &'w self,
         w: &'w crate::model::Workload,
@@ -107,9 +107,29 @@ impl Context<'_> {
         w.claims.iter().filter_map(move |u| {
             let cid = self.sim.claim_named(&w.namespace, &u.claim.value)?;
             let c = self.sim.claim(cid);
-            (c.spec.modes.exclusive_only() && matches!(c.state, ClaimState::Bound { .. }))
-                .then_some((u, cid, c))
+            (c.spec.modes.exclusive_only() && self.may_bind(cid)).then_some((u, cid, c))
         })
+    }
+
+    /// A claim that binds on some cluster consistent with the input: Bound in the simulation,
+    /// waiting for its first consumer, naming a volume the cluster may hold (the cluster not
+    /// known), or fitted by a volume another apply set of the input defines
+    /// ([`sim::World::pool_elsewhere`]).
+    pub fn may_bind(&self, id: ClaimId) -> bool {
+        match &self.sim.claim(id).state {
+            ClaimState::Bound { .. } => true,
+            ClaimState::Pending(sim::Pending::WaitForFirstConsumer { .. } | sim::Pending::New) => {
+                true
+            }
+            ClaimState::Pending(sim::Pending::VolumeMissing { .. }) if !self.cluster_known() => {
+                true
+            }
+            ClaimState::Pending(_) => !self
+                .sim
+                .pool_elsewhere(id, std::slice::from_ref(&self.sim.claim(id).key.name))
+                .is_empty(),
+            _ => false,
+        }
     }
 
     /// The simulated claims a claim view stands for: the claim of a PVC manifest, or every

@@ -22,8 +22,10 @@ pub const RULE: Rule = Rule {
         known_problems: "Only definitions in one apply set are compared (a directory, a kustomization root; see \
                          `--together`). Copies in two files of one directory are more likely alternatives no one \
                          applies together (examples): only informational. Update validation covers \
-                         PersistentVolumeClaims, PersistentVolumes, StorageClasses, StatefulSets and workload \
-                         selectors.",
+                         PersistentVolumeClaims, PersistentVolumes, StorageClasses, StatefulSets, workload \
+                         selectors and Pods (fields the API server defaults are not compared). A first \
+                         definition the API server rejects is still taken as the one that creates the object; \
+                         a later definition then creates it instead.",
     },
     scope: Scope::Manifests,
     since: "0.1.0",

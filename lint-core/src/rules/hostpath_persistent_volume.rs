@@ -27,7 +27,8 @@ pub const RULE: Rule = Rule {
 const AFFINITY: &str = "nodeAffinity:\n  required:\n    nodeSelectorTerms:\n    - matchExpressions:\n      - key: kubernetes.io/hostname\n        operator: In\n        values: [<node-name>]";
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    for pv in ctx.index.pvs.iter() {
+    // A volume the API server rejects is never created: its only findings say why.
+    for pv in ctx.index.accepted_pvs() {
         let Some(src) = &pv.source else { continue };
         if pv.has_node_affinity || src.kind != "hostPath" {
             continue;

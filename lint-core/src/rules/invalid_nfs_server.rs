@@ -24,7 +24,8 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
-    for pv in &ctx.index.pvs {
+    // A volume the API server rejects is never created: its only findings say why.
+    for pv in ctx.index.accepted_pvs() {
         let Some(server) = pv.source.as_ref().and_then(|s| s.server.as_ref()) else {
             continue;
         };

@@ -26,7 +26,9 @@ pub const RULE: Rule = Rule {
               `maxUnavailable: 1`, or a StatefulSet, or a ReadWriteMany volume.",
         fixed: include_str!("../../tests/fixtures/rwo-rolling-surge/good.yaml"),
         known_problems: "A ReadWriteOnce rollout hangs only if the new pod is scheduled to another node; on a one-node cluster, \
-                         or with affinity that keeps it on the old node, it completes. For a driver it does not know, \
+                         or with affinity that keeps it on the old node, it completes: pods pinned to one node, or \
+                         kept together by a required podAffinity on kubernetes.io/hostname against their own \
+                         labels (without matchLabelKeys), are not reported. For a driver it does not know, \
                          pvlint assumes the volume attaches (as block storage does), and says so.",
     },
     scope: Scope::Both,
@@ -97,7 +99,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     continue;
                 }
                 // Both pods on one node share a ReadWriteOnce volume there.
-                if matches!(w.placement, Placement::OneNode(_)) {
+                if matches!(w.placement, Placement::OneNode(_) | Placement::Together) {
                     continue;
                 }
                 let outcome = if hangs {

@@ -20,9 +20,11 @@ pub const RULE: Rule = Rule {
         fix: "Give each pod its own claim (a StatefulSet with volumeClaimTemplates), use a ReadWriteMany volume, \
               or run one replica.",
         fixed: include_str!("../../tests/fixtures/rwo-shared-by-replicas/good.yaml"),
-        known_problems: "Pods that all land on one node share a ReadWriteOnce volume without trouble; pvlint does not model \
-                         node selectors or affinity that might force that (on a live cluster of one node, `pvlint \
-                         cluster` does not report it). For a driver it does not know, it assumes \
+        known_problems: "Pods that all land on one node share a ReadWriteOnce volume without trouble: pods pinned to one \
+                         node (nodeName, a kubernetes.io/hostname node selector or node affinity) or kept together \
+                         by a required podAffinity on kubernetes.io/hostname against their own labels are not \
+                         reported; preferred affinities and other topology keys are left to the scheduler (on a \
+                         live cluster of one node, `pvlint cluster` does not report it). For a driver it does not know, it assumes \
                          the volume attaches (as block storage does), and says so. pvlint cannot know how long a \
                          CronJob's run takes, so overlapping runs under concurrencyPolicy Allow are only an info; \
                          Replace deletes the active Job in the background, and its pod may still hold the volume \
@@ -132,7 +134,7 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     continue;
                 }
                 // Pods kept on one node share a ReadWriteOnce volume there.
-                if matches!(w.placement, Placement::OneNode(_)) {
+                if matches!(w.placement, Placement::OneNode(_) | Placement::Together) {
                     continue;
                 }
                 let attach = sim.attachment(cid);

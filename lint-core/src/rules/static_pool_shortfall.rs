@@ -22,7 +22,9 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/static-pool-shortfall/good.yaml"),
         known_problems: "Which ordinal gets which volume depends on the order the claims are created; the count of ordinals \
                          left Pending does not. A class used only by the input's static volumes is assumed to have no \
-                         StorageClass behind it; the finding is then a warning that says so.",
+                         StorageClass behind it; the finding is then a warning that says so. Volumes another apply set of \
+                         the input defines count toward the pool, as that set's classes are assumed installed: the \
+                         ordinals they fit are not reported.",
     },
     scope: Scope::Manifests,
     since: "0.1.0",
@@ -79,6 +81,22 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 .filter(|&v| !matches!(w.volume(v).storage, Storage::Provisioned { .. }))
                 .map(|v| w.volume(v).name.to_string())
                 .collect();
+            // Another apply set's volumes join the pool when that set is applied too, as its
+            // classes are assumed to be: the ordinals they fit are not short (with OrderedReady
+            // those after the first stuck one are not created here, and are counted too).
+            let (ordinals_unbound, unbound): (Vec<i64>, Vec<Str>) = (0..*count)
+                .map(|n| sts.ordinals_start.saturating_add(n))
+                .map(|o| (o, Str::from(format!("{}-{}-{o}", template.name, sts.name))))
+                .filter(|(_, name)| {
+                    !claims
+                        .iter()
+                        .any(|&c| w.claim(c).key.name == *name && w.binding_of(c).is_some())
+                })
+                .unzip();
+            let elsewhere = w.pool_elsewhere(first, &unbound);
+            if elsewhere.len() == unbound.len() {
+                continue;
+            }
             let class = w.claim(first).class_name();
             let class_desc = if class.is_empty() {
                 "no class".to_string()
@@ -112,27 +130,55 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 vec![format!("{s}-{from} to {s}-{}", end - 1, s = sts.name)]
             };
             let mut cons = ctx.claim_consequence(first);
+            let short: Vec<usize> = (0..unbound.len())
+                .filter(|n| !elsewhere.iter().any(|(e, _)| e == n))
+                .collect();
             let (verb, start) = if names.len() == 1 {
                 ("stays", "never starts")
             } else {
                 ("stay", "never start")
             };
-            cons.summary = Str::from(format!(
-                "{} {verb} Pending, so {} {} {start}{}; {}",
-                names.join(", "),
-                if ordinals.len() == 1 { "pod" } else { "pods" },
-                ordinals.join(", "),
-                if never.is_empty() {
-                    String::new()
-                } else {
+            if elsewhere.is_empty() {
+                cons.summary = Str::from(format!(
+                    "{} {verb} Pending, so {} {} {start}{}; {}",
+                    names.join(", "),
+                    if ordinals.len() == 1 { "pod" } else { "pods" },
+                    ordinals.join(", "),
+                    if never.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            ", and with podManagementPolicy OrderedReady {} and {} claims are never created",
+                            never.join(", "),
+                            if end.saturating_sub(from) == 1 { "its" } else { "their" }
+                        )
+                    },
+                    cons.summary
+                ));
+            } else {
+                // What the other set's volumes leave short: the first short ordinal's pod never
+                // starts, and OrderedReady creates none after it.
+                let first_short = short[0];
+                let fitted: Vec<String> = elsewhere
+                    .iter()
+                    .map(|(n, v)| format!("{} to {}", v.name, unbound[*n]))
+                    .collect();
+                let rest = if short.len() > 1 {
                     format!(
-                        ", and with podManagementPolicy OrderedReady {} and {} claims are never created",
-                        never.join(", "),
-                        if end.saturating_sub(from) == 1 { "its" } else { "their" }
+                        ", and with podManagementPolicy OrderedReady the {} ordinal(s) after it are never created",
+                        short.len() - 1
                     )
-                },
-                cons.summary
-            ));
+                } else {
+                    String::new()
+                };
+                cons.summary = Str::from(format!(
+                    "with the volumes another apply set defines bound ({}), claim {} finds no volume of {class_desc} and stays Pending, so pod {}-{} never starts{rest}",
+                    fitted.join(", "),
+                    unbound[first_short],
+                    sts.name,
+                    ordinals_unbound[first_short],
+                ));
+            }
             // Without the cluster state the pool may have more volumes elsewhere: a warning when
             // the input holds part of the pool, a note when it holds none of it.
             // A no-provisioner class's volumes are usually created by a static provisioner at
@@ -161,11 +207,23 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             } else {
                 Severity::Info
             };
-            let have = if bound.is_empty() {
+            let mut have = if bound.is_empty() {
                 "none".to_string()
             } else {
                 format!("{} ({})", bound.len(), bound.join(", "))
             };
+            if !elsewhere.is_empty() {
+                let names: Vec<String> = elsewhere
+                    .iter()
+                    .map(|(_, v)| format!("{} in {}", v.name, v.file))
+                    .collect();
+                have.push_str(&format!(
+                    " here and {} in another apply set ({})",
+                    elsewhere.len(),
+                    names.join(", ")
+                ));
+            }
+            let short = count - bound.len() as i64 - elsewhere.len() as i64;
             let at = field.clone().unwrap_or_else(|| ix.object(sts.obj).whole());
             let req = template
                 .request
@@ -186,8 +244,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 .consequence(cons)
                 .root_cause(CauseKey::Pool { namespace: Str::from(&sts.namespace), statefulset: Str::from(&sts.name) })
                 .help(format!(
-                    "create {} more volume(s) of {class_desc} with at least {req} and {}, or use a StorageClass with a provisioner",
-                    count - bound.len() as i64,
+                    "create {short} more volume(s) of {class_desc} with at least {req} and {}, or use a StorageClass with a provisioner",
                     template.access_modes
                 ));
         }

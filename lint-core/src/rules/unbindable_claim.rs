@@ -41,9 +41,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let ClaimState::Pending(p) = &c.state else {
             continue;
         };
-        if matches!(p, Pending::New | Pending::WaitForFirstConsumer { .. })
-            || (matches!(p, Pending::VolumeMissing { .. }) && !ctx.cluster_known())
-        {
+        if ctx.may_bind(id) {
             continue;
         }
         let Some(view) = ctx.view_of(id) else {

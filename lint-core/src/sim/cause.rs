@@ -100,6 +100,43 @@ impl World {
         }
     }
 
+    /// Volumes the input's other apply sets define that would bind claims like `like` (its
+    /// namespace, spec and class) named `names`, in order, each volume to one claim, the
+    /// smallest that fits first, as `FindMatchingVolume` picks: the static pool those sets add
+    /// when they are applied too, as their classes are assumed to be. Each entry is the index
+    /// of the name it binds. Empty when the cluster is known.
+    pub(crate) fn pool_elsewhere(
+        &self,
+        like: ClaimId,
+        names: &[Str],
+    ) -> Vec<(usize, &super::elsewhere::ElsewhereVolume)> {
+        let version = self.options.kube_version;
+        let c = self.claim(like);
+        let class = c.class_name();
+        let mut taken: Vec<&super::elsewhere::ElsewhereVolume> = Vec::new();
+        let mut out = Vec::new();
+        for (n, name) in names.iter().enumerate() {
+            let best = self
+                .elsewhere
+                .volumes(class)
+                .filter(|v| !taken.iter().any(|t| std::ptr::eq(*t, *v)))
+                .filter(|v| {
+                    v.reserved_for
+                        .as_ref()
+                        .is_none_or(|(ns, claim)| *ns == c.key.namespace && claim == name)
+                })
+                .filter(|v| {
+                    crate::binding::fit::match_failures(&v.spec, &c.spec, class, version).is_empty()
+                })
+                .min_by(|a, b| a.spec.capacity.cmp(&b.spec.capacity));
+            if let Some(v) = best {
+                taken.push(v);
+                out.push((n, v));
+            }
+        }
+        out
+    }
+
     /// A volume's claimRef reserves it for this claim, which skips it (its checks fail).
     pub fn reserved_and_skipped(&self, id: ClaimId) -> bool {
         self.volumes().any(|(_, v)| {

@@ -1,6 +1,9 @@
 //! What the input says of its cluster besides the manifests of the apply set: the classes and
 //! drivers other apply sets define, and hints of a local cluster.
 
+use std::collections::HashMap;
+
+use crate::binding::VolumeSpec;
 use crate::index::Index;
 use crate::string::Str;
 
@@ -15,6 +18,11 @@ use crate::string::Str;
 pub struct Elsewhere {
     pub(crate) classes: Vec<ElsewhereClass>,
     pub(crate) drivers: Vec<(Str, bool)>,
+    /// The PersistentVolumes each apply set defines, by class: shared by every set's view
+    /// (one copy, however many sets), each set reading only the others' ([`Self::volumes`]).
+    pub(crate) volumes: std::sync::Arc<HashMap<Str, Vec<ElsewhereVolume>>>,
+    /// The apply set this view is for (its own volumes are not elsewhere).
+    pub(crate) own_set: Option<usize>,
     /// What the input says of the cluster it is written for, wherever it says it.
     pub(crate) hints: ClusterHints,
     /// The set's objects are created in the order they are written (`kubectl apply -f`: file
@@ -115,11 +123,41 @@ pub(crate) struct ElsewhereClass {
     pub set: usize,
 }
 
+/// A PersistentVolume another apply set defines: a static pool the cluster holds when that set
+/// is applied, as its classes are (the same assumption, [`super::Assumption::DefinedElsewhere`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ElsewhereVolume {
+    pub name: Str,
+    pub spec: VolumeSpec,
+    /// spec.claimRef's namespace and name: reserved for that claim only.
+    pub reserved_for: Option<(Str, Str)>,
+    /// The file that defines it.
+    pub file: Str,
+    /// The apply set that defines it.
+    pub set: usize,
+}
+
 impl Elsewhere {
-    /// Collects the classes and drivers each apply set's index defines.
+    /// Collects the classes, drivers and volumes each apply set's index defines.
     pub(crate) fn collect(sets: &[&Index], sources: &[crate::source::Source]) -> Elsewhere {
         let mut out = Elsewhere::default();
+        let mut volumes: HashMap<Str, Vec<ElsewhereVolume>> = HashMap::new();
         for (set, ix) in sets.iter().enumerate() {
+            for pv in ix.accepted_pvs() {
+                volumes
+                    .entry(pv.class.clone())
+                    .or_default()
+                    .push(ElsewhereVolume {
+                        name: pv.name.clone(),
+                        spec: super::load::volume_spec(pv),
+                        reserved_for: pv
+                            .claim_ref
+                            .as_ref()
+                            .map(|r| (r.namespace.clone(), r.name.clone())),
+                        file: Str::from(sources[ix.object(pv.obj).source].name.as_str()),
+                        set,
+                    });
+            }
             for sc in ix.accepted_classes() {
                 out.classes.push(ElsewhereClass {
                     name: sc.name.clone(),
@@ -143,7 +181,18 @@ impl Elsewhere {
             }
             out.hints = std::mem::take(&mut out.hints).or(&ClusterHints::of(ix, sources));
         }
+        out.volumes = std::sync::Arc::new(volumes);
         out
+    }
+
+    /// The volumes of class `class` the other apply sets define.
+    pub(crate) fn volumes<'a>(&'a self, class: &str) -> impl Iterator<Item = &'a ElsewhereVolume> {
+        let own = self.own_set;
+        self.volumes
+            .get(class)
+            .into_iter()
+            .flatten()
+            .filter(move |v| Some(v.set) != own)
     }
 
     /// What apply set `set` may assume from the others: each class defined the same way
@@ -179,6 +228,8 @@ impl Elsewhere {
         Elsewhere {
             classes,
             drivers: self.drivers.clone(),
+            volumes: std::sync::Arc::clone(&self.volumes),
+            own_set: Some(set),
             hints: self.hints.clone(),
             file_order: self.file_order,
         }

@@ -102,6 +102,11 @@ impl World {
         if !self.cluster_known {
             self.add_elsewhere(elsewhere);
             self.hints = elsewhere.hints.clone();
+            self.elsewhere = Elsewhere {
+                volumes: std::sync::Arc::clone(&elsewhere.volumes),
+                own_set: elsewhere.own_set,
+                ..Elsewhere::default()
+            };
         }
         self.add_default_class();
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
@@ -140,16 +145,18 @@ impl World {
             if self.classes.iter().any(|k| k.name == c.name) {
                 continue;
             }
+            let is_default = c.is_default && !own_default;
             self.classes.push(Class {
                 name: c.name.clone(),
                 provisioner: Some(c.provisioner.clone()),
                 reclaim: c.reclaim,
                 wait_for_first_consumer: c.wait_for_first_consumer,
-                is_default: c.is_default && !own_default,
+                is_default,
                 created: Created::At(None),
                 knowledge: ClassKnowledge::Assumed(Assumption::DefinedElsewhere {
                     class: c.name.clone(),
                     file: c.file.clone(),
+                    default: is_default,
                 }),
             });
         }

@@ -105,6 +105,8 @@ pub struct World {
     closest: HashMap<ClaimId, (VolumeId, Vec<Mismatch>)>,
     /// What the input says of its cluster (none when the cluster is known).
     hints: ClusterHints,
+    /// The volumes the input's other apply sets define (none when the cluster is known).
+    elsewhere: Elsewhere,
     /// See [`Elsewhere::file_order`].
     file_order: bool,
     /// The first run, right after the manifests were applied in one `kubectl apply`: objects
@@ -231,6 +233,7 @@ impl World {
             index: find_match::VolumeIndex::default(),
             closest: HashMap::new(),
             hints: ClusterHints::default(),
+            elsewhere: Elsewhere::default(),
             file_order: false,
             first_apply: false,
             late: Default::default(),

@@ -144,8 +144,14 @@ pub enum Assumption {
     /// files, a kustomization's resources), not the user's word (`--together`, `--complete`).
     AppliedTogether { file: Str, other: Str },
     /// A StorageClass the input defines in another apply set (a directory or kustomization it
-    /// is not applied with) is installed in the cluster as that file defines it.
-    DefinedElsewhere { class: Str, file: Str },
+    /// is not applied with) is installed in the cluster as that file defines it; when that
+    /// file marks it default (`default`), it is the cluster's default class, and no newer
+    /// default stands beside it (`GetDefaultClass` picks the newest).
+    DefinedElsewhere {
+        class: Str,
+        file: Str,
+        default: bool,
+    },
     /// The input carries a local cluster tool's config (`file`): the cluster is that tool's,
     /// and its default class is the one the tool installs.
     LocalClusterDefault {

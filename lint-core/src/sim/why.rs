@@ -26,7 +26,8 @@ impl Assumption {
             Assumption::DriverAttaches(why) => format!("the volume attaches to one node at a time ({why}); a CSIDriver object in the input, or --cluster-state, says for sure"),
             Assumption::PodsOnSeveralNodes => "the scheduler puts the pods on different nodes (a cluster of more than one node where the volume can be used; its default spreading prefers nodes without the workload's pods); on a one-node cluster, or with affinity that keeps them together, they share the node".into(),
             Assumption::AppliedTogether { file, other } => format!("{file} and {other} are applied together, as pvlint groups a directory's files (or a kustomization's resources) by default; --together or --complete says so for sure"),
-            Assumption::DefinedElsewhere { class, file } => format!("StorageClass {class} is installed in the cluster as {file} defines it (another file of the input, applied on its own)"),
+            Assumption::DefinedElsewhere { class, file, default: false } => format!("StorageClass {class} is installed in the cluster as {file} defines it (another file of the input, applied on its own)"),
+            Assumption::DefinedElsewhere { class, file, default: true } => format!("StorageClass {class} is installed in the cluster as {file} defines it (another file of the input, applied on its own), and is the cluster's only default class: claims without a storageClassName get it (of several default classes, the newest wins)"),
         }
     }
 }

@@ -146,6 +146,7 @@ const SELECTOR_FIX: &str = "a selector cannot change: delete the workload (`--ca
 const RESIZE_FIX: &str = "set `allowVolumeExpansion: true` on the claim's StorageClass (and check its driver can expand), or keep the live request";
 const SHRINK_FIX: &str =
     "volumes cannot shrink: keep the request at or above the live claim's status.capacity";
+const POD_FIX: &str = "a Pod's spec cannot change after creation (but for its images, activeDeadlineSeconds and added tolerations): delete the Pod and create it again, or run it under a Deployment, which replaces its pods";
 const DRIVER_FIX: &str = "a CSIDriver's attachRequired and volumeLifecycleModes cannot change: delete the CSIDriver object and create it again";
 
 /// Why the API server refuses to update `live` to `merged` (the object it receives), each
@@ -222,6 +223,7 @@ pub fn refusals(
                 });
             }
         }
+        ("", "Pod") => pod(live, merged, &mut out),
         ("apps", "Deployment" | "ReplicaSet" | "DaemonSet") => {
             let (o, n) = (&live["spec"]["selector"], &merged["spec"]["selector"]);
             if !same(o, n, "selector") {
@@ -240,6 +242,63 @@ pub fn refusals(
         _ => {}
     }
     out
+}
+
+/// `ValidatePodUpdate` (pkg/apis/core/validation): a Pod's spec is immutable but for its
+/// containers' and init containers' images, activeDeadlineSeconds, added tolerations and
+/// terminationGracePeriodSeconds. Fields the API server defaults (restartPolicy, dnsPolicy,
+/// imagePullPolicy, ...) are left out of the comparison: two manifests that differ only
+/// there (one writes the default, one leaves it out) may be the same object once defaulted,
+/// and no update is reported refused on a guess.
+fn pod(live: &Value, merged: &Value, out: &mut Vec<Refusal>) {
+    const MUTABLE_OR_DEFAULTED: &[&str] = &[
+        "activeDeadlineSeconds",
+        "tolerations",
+        "terminationGracePeriodSeconds",
+        "schedulingGates",
+        "restartPolicy",
+        "dnsPolicy",
+        "schedulerName",
+        "securityContext",
+        "serviceAccountName",
+        "serviceAccount",
+        "enableServiceLinks",
+        "priority",
+        "preemptionPolicy",
+        "nodeName",
+    ];
+    const CONTAINER: &[&str] = &[
+        "image",
+        "imagePullPolicy",
+        "terminationMessagePath",
+        "terminationMessagePolicy",
+    ];
+    let comparable = |spec: &Value| {
+        let mut s = without(spec, MUTABLE_OR_DEFAULTED);
+        for list in ["containers", "initContainers"] {
+            if let Some(items) = s.get_mut(list).and_then(Value::as_array_mut) {
+                for c in items.iter_mut() {
+                    *c = without(c, CONTAINER);
+                }
+            }
+        }
+        s
+    };
+    let (o, n) = (comparable(&live["spec"]), comparable(&merged["spec"]));
+    if same(&o, &n, "spec") {
+        return;
+    }
+    let field = first_difference(&o, &n);
+    let (was, now) = difference_at(&field, &o, &n);
+    out.push(Refusal {
+        field: "spec".into(),
+        cause: "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)".into(),
+        live: was,
+        new: now,
+        fix: POD_FIX,
+        at: format!("spec.{field}"),
+        missing_class: None,
+    });
 }
 
 fn claim(name: &str, live: &Value, merged: &Value, env: &Env<'_>, out: &mut Vec<Refusal>) {

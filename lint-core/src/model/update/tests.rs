@@ -339,3 +339,42 @@ fn volumes() {
         ["spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation"]
     );
 }
+
+/// TestValidatePodUpdate (pkg/apis/core/validation): "image change" and "activeDeadlineSeconds
+/// change" are allowed, as is "added valid new toleration"; "container args change" (any other
+/// field of the spec) is refused with ValidatePodUpdate's Forbidden message. A field one
+/// manifest leaves to its default is not a change pvlint reports.
+#[test]
+fn pods() {
+    let pod = |container: Value, extra: Value| {
+        let mut spec = json!({"containers": [container]});
+        for (k, v) in extra.as_object().unwrap() {
+            spec[k] = v.clone();
+        }
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "data"}, "spec": spec})
+    };
+    let c = |image: &str, args: &[&str]| json!({"name": "c", "image": image, "args": args});
+    let base = pod(c("busybox:1.36", &["sleep", "1"]), json!({}));
+    let refused = "spec: Forbidden: pod updates may not change fields other than";
+    {
+        let same = |new: Value| check("Pod", base.clone(), new, ApplyModel::SameApply, None);
+        assert!(same(pod(c("busybox:1.37", &["sleep", "1"]), json!({}))).is_empty());
+        assert!(same(pod(
+            c("busybox:1.36", &["sleep", "1"]),
+            json!({"activeDeadlineSeconds": 30})
+        ))
+        .is_empty());
+        assert!(same(pod(
+            c("busybox:1.36", &["sleep", "1"]),
+            json!({"tolerations": [{"key": "k", "operator": "Exists"}]})
+        ))
+        .is_empty());
+        assert!(same(pod(
+            c("busybox:1.36", &["sleep", "1"]),
+            json!({"restartPolicy": "Always", "dnsPolicy": "ClusterFirst"})
+        ))
+        .is_empty());
+        let r = same(pod(c("busybox:1.36", &["sleep", "2"]), json!({})));
+        assert!(r.len() == 1 && r[0].starts_with(refused), "{r:?}");
+    }
+}

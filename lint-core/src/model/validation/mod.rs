@@ -58,11 +58,72 @@ pub fn is_dns_subdomain(s: &str) -> bool {
         })
 }
 
+/// `IsQualifiedName` (a label key, a provisioner): an optional DNS subdomain prefix and `/`,
+/// then a name of at most 63 letters, digits, `-`, `_` or `.` that starts and ends with a
+/// letter or digit.
+pub(super) fn is_qualified_name(s: &str) -> bool {
+    let (prefix, name) = match s.split_once('/') {
+        Some((a, b)) => (Some(a), b),
+        None => (None, s),
+    };
+    !name.is_empty()
+        && name.len() <= 63
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.ends_with(|c: char| c.is_ascii_alphanumeric())
+        && prefix.is_none_or(is_dns_subdomain)
+}
+
+pub(super) const QUALIFIED_NAME: &str = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character; an optional prefix is a DNS subdomain followed by '/'";
+
 pub(super) const DNS_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `TestIsQualifiedName` (apimachinery/pkg/util/validation), and the allowedTopologies keys
+    /// of `TestValidateAllowedTopologies` ("/invalidkey").
+    #[test]
+    fn qualified_names() {
+        for ok in [
+            "simple",
+            "now-with-dashes",
+            "1-starts-with-num",
+            "1234",
+            "simple/simple",
+            "now-with-dashes/simple",
+            "now-with-dashes/now-with-dashes",
+            "now.with.dots/simple",
+            "now-with.dashes-and.dots/simple",
+            "1-num.2-num/3-num",
+            "1234/5678",
+            "1.2.3.4/5678",
+            "Uppercase_Is_OK_123",
+            "example.com/Uppercase_Is_OK_123",
+            "topology.kubernetes.io/zone",
+        ] {
+            assert!(is_qualified_name(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "nospecialchars%^=@",
+            "cantendwithadash-",
+            "-cantstartwithadash-",
+            "only/one/slash",
+            "Example.com/abc",
+            "example_com/abc",
+            "example.com/",
+            "/simple",
+            "/invalidkey",
+            "csi-vxflexos.dellemc.com/<SYSTEM_ID>",
+            &"a".repeat(64),
+        ] {
+            assert!(!is_qualified_name(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn dns_subdomains() {

@@ -1,7 +1,10 @@
 //! PersistentVolume, PersistentVolumeClaim and StorageClass validation (pkg/apis/core and
 //! pkg/apis/storage).
 
-use super::{at, is_dns_subdomain, reject, require_monitors, DNS_SUBDOMAIN};
+use super::{
+    at, is_dns_subdomain, is_qualified_name, reject, require_monitors, DNS_SUBDOMAIN,
+    QUALIFIED_NAME,
+};
 use crate::model::{Object, Pv, Pvc, Reader, StorageClass};
 use crate::node::Node;
 
@@ -350,22 +353,12 @@ pub(crate) fn storage_class(obj: &Object, _sc: &StorageClass, r: &mut Reader<'_>
     match root.get("provisioner").and_then(Node::as_str) {
         None | Some("") => reject(r, obj.whole(), "provisioner: Required value".into(), "name the provisioner (a CSI driver, or kubernetes.io/no-provisioner for static volumes)"),
         Some(p) => {
-            let lower = p.to_ascii_lowercase();
-            let (prefix, name) = match lower.split_once('/') {
-                Some((a, b)) => (Some(a), b),
-                None => (None, lower.as_str()),
-            };
-            let name_ok = !name.is_empty()
-                && name.len() <= 63
-                && !name.contains('/')
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-                && name.starts_with(|c: char| c.is_ascii_alphanumeric())
-                && name.ends_with(|c: char| c.is_ascii_alphanumeric());
-            if !name_ok || prefix.is_some_and(|x| !is_dns_subdomain(x)) {
+            if !is_qualified_name(&p.to_ascii_lowercase()) {
                 reject(r, at(obj, "provisioner"), format!("provisioner: Invalid value: \"{p}\": must be a qualified name: an optional DNS subdomain prefix and '/', then a name of at most 63 letters, digits, '-', '_' or '.'"), "write the driver's name as it registers itself, e.g. ebs.csi.aws.com");
             }
         }
     }
+    allowed_topologies(obj, r);
     if root.get("reclaimPolicy").and_then(Node::as_str) == Some("Recycle") {
         reject(
             r,
@@ -373,5 +366,88 @@ pub(crate) fn storage_class(obj: &Object, _sc: &StorageClass, r: &mut Reader<'_>
             "reclaimPolicy: Unsupported value: \"Recycle\": supported values: \"Delete\", \"Retain\"".into(),
             "a StorageClass's volumes are deleted or retained, never recycled",
         );
+    }
+}
+
+/// `validateAllowedTopologies` (pkg/apis/storage/validation): each term's
+/// `ValidateTopologySelectorTerm` (no key twice) and each
+/// expression's `validateTopologySelectorLabelRequirement` (values required, none twice, the
+/// key a label name: `ValidateLabelName`), then no two terms alike (their key → value sets
+/// compared, in any order). The cases of `TestValidateAllowedTopologies` are the fixtures
+/// invalid-field-value/bad-allowed-topologies.yaml and good-allowed-topologies.yaml.
+fn allowed_topologies(obj: &Object, r: &mut Reader<'_>) {
+    use std::collections::{BTreeMap, BTreeSet};
+    let terms = obj
+        .root()
+        .get("allowedTopologies")
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    let help = "allowedTopologies lists terms of label keys (such as topology.kubernetes.io/zone) and the values a volume's node may have";
+    let mut seen: Vec<BTreeMap<String, BTreeSet<String>>> = Vec::new();
+    for (t, term) in terms.iter().enumerate() {
+        let path = format!("allowedTopologies[{t}].matchLabelExpressions");
+        let exprs = term
+            .get("matchLabelExpressions")
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        let mut map: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (e, expr) in exprs.iter().enumerate() {
+            let here = format!("{path}[{e}]");
+            let key = expr.get("key").and_then(Node::as_str).unwrap_or_default();
+            let values: Vec<&str> = expr
+                .get("values")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(Node::as_str)
+                .collect();
+            if values.is_empty() {
+                reject(
+                    r,
+                    at(obj, &here),
+                    format!("{here}.values: Required value"),
+                    help,
+                );
+            }
+            let mut set = BTreeSet::new();
+            for (v, value) in values.iter().enumerate() {
+                if !set.insert(value.to_string()) {
+                    reject(
+                        r,
+                        at(obj, &format!("{here}.values[{v}]")),
+                        format!("{here}.values[{v}]: Duplicate value: \"{value}\""),
+                        help,
+                    );
+                }
+            }
+            if !is_qualified_name(key) {
+                reject(
+                    r,
+                    at(obj, &format!("{here}.key")),
+                    format!("{here}.key: Invalid value: \"{key}\": {QUALIFIED_NAME}"),
+                    help,
+                );
+            }
+            if map.insert(key.to_string(), set).is_some() {
+                reject(
+                    r,
+                    at(obj, &format!("{here}.key")),
+                    format!("{here}.key: Duplicate value: \"{key}\""),
+                    help,
+                );
+            }
+        }
+        // Upstream starts its list of seen terms with one empty (nil) map per term, and
+        // compares them semantically (nil equals empty): a term without expressions is a
+        // duplicate too.
+        if map.is_empty() || seen.contains(&map) {
+            reject(
+                r,
+                at(obj, &format!("allowedTopologies[{t}]")),
+                format!("{path}: Duplicate value: \"\""),
+                help,
+            );
+        }
+        seen.push(map);
     }
 }
