@@ -146,7 +146,7 @@ test("findings update as you type", async () => {
   assert.match(await page.textContent("#findings"), /No storage hazards found/);
   await page.focus("#input");
   await page.keyboard.press("Control+End");
-  await page.keyboard.type("---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: typo}\nspec:\n  nfs: {server: 10.0.0.300, path: /x}\n");
+  await page.keyboard.type("---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: typo}\nspec:\n  nfs: {server: 10.0.0.300, path: /x}\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteMany]\n");
   await page.waitForSelector('#findings li[data-rule="invalid-nfs-server"]', { timeout: 5000 });
   // The typed server line is the 6th line after the file's last line.
   const line = base.split("\n").length - 1 + 6;
