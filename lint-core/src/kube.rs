@@ -3,6 +3,13 @@
 
 use std::fmt;
 
+/// The claim a StatefulSet creates for `ordinal` from its volumeClaimTemplate `template`
+/// (`getPersistentVolumeClaimName` in pkg/controller/statefulset/stateful_set_utils.go:
+/// `<template>-<statefulset>-<ordinal>`).
+pub fn template_claim_name(template: &str, statefulset: &str, ordinal: i64) -> String {
+    format!("{template}-{statefulset}-{ordinal}")
+}
+
 pub const ANN_BIND_COMPLETED: &str = "pv.kubernetes.io/bind-completed";
 pub const ANN_BOUND_BY_CONTROLLER: &str = "pv.kubernetes.io/bound-by-controller";
 pub const ANN_PROVISIONED_BY: &str = "pv.kubernetes.io/provisioned-by";

@@ -113,6 +113,17 @@ impl Node {
         self.entry(key).map(|e| &e.value)
     }
 
+    /// The strings of the list at `key` (a selector requirement's `values`), skipping items
+    /// that are not strings; empty when absent or not a list.
+    pub fn strings(&self, key: &str) -> Vec<&str> {
+        self.get(key)
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Node::as_str)
+            .collect()
+    }
+
     /// Follows a dotted path of map keys with optional list indices
     /// (`spec.claimRef.uid`, `spec.volumeClaimTemplates[0].spec`).
     pub fn at(&self, path: &str) -> Option<&Node> {

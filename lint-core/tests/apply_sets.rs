@@ -225,6 +225,31 @@ fn volumes_defined_elsewhere_join_the_pool() {
     );
     assert!(f.help.starts_with("create 1 more volume(s)"), "{}", f.help);
     assert!(f.severity < Severity::Error, "an assumption: {f:#?}");
+    // Parallel creates every pod: each short ordinal waits, none is "never created".
+    let parallel = sts(4).replace(
+        "serviceName: db",
+        "serviceName: db\n  podManagementPolicy: Parallel",
+    );
+    let r = lint(
+        &[
+            ("infra/class.yaml", class),
+            ("infra/pv.yaml", &pool),
+            ("apps/db.yaml", &parallel),
+        ],
+        false,
+    );
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "static-pool-shortfall")
+        .unwrap_or_else(|| panic!("{:#?}", r.findings));
+    let summary = &f.consequence.as_ref().expect("a consequence").summary;
+    assert!(
+        summary.contains("claims data-db-2, data-db-3 find no volume")
+            && summary.contains("pods db-2, db-3 never start")
+            && !summary.contains("OrderedReady"),
+        "{summary}"
+    );
     // Without the infra set the pool is empty: both ordinals are short.
     let alone = lint(&[("apps/db.yaml", &sts(2))], false);
     assert!(

@@ -125,13 +125,7 @@ fn selects(sel: &Node, labels: &crate::binding::Labels) -> bool {
     });
     let exprs_ok = exprs.iter().all(|e| {
         let key = e.get("key").and_then(Node::as_str).unwrap_or_default();
-        let values: Vec<&str> = e
-            .get("values")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(Node::as_str)
-            .collect();
+        let values = e.strings("values");
         let have = labels.get(key);
         match e.get("operator").and_then(Node::as_str) {
             Some("In") => have.is_some_and(|v| values.contains(&v.as_str())),

@@ -86,7 +86,12 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             // those after the first stuck one are not created here, and are counted too).
             let (ordinals_unbound, unbound): (Vec<i64>, Vec<Str>) = (0..*count)
                 .map(|n| sts.ordinals_start.saturating_add(n))
-                .map(|o| (o, Str::from(format!("{}-{}-{o}", template.name, sts.name))))
+                .map(|o| {
+                    (
+                        o,
+                        Str::from(kube::template_claim_name(&template.name, &sts.name, o)),
+                    )
+                })
                 .filter(|(_, name)| {
                     !claims
                         .iter()
@@ -163,7 +168,25 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     .iter()
                     .map(|(n, v)| format!("{} to {}", v.name, unbound[*n]))
                     .collect();
-                let rest = if short.len() > 1 {
+                // OrderedReady waits on the first short pod and creates none after it; Parallel
+                // creates them all, each short one Pending.
+                let (claims_short, pods_short): (Vec<&str>, Vec<String>) = if sts.parallel_pods {
+                    short
+                        .iter()
+                        .map(|&n| {
+                            (
+                                unbound[n].as_str(),
+                                format!("{}-{}", sts.name, ordinals_unbound[n]),
+                            )
+                        })
+                        .unzip()
+                } else {
+                    (
+                        vec![unbound[first_short].as_str()],
+                        vec![format!("{}-{}", sts.name, ordinals_unbound[first_short])],
+                    )
+                };
+                let rest = if short.len() > 1 && !sts.parallel_pods {
                     format!(
                         ", and with podManagementPolicy OrderedReady the {} ordinal(s) after it are never created",
                         short.len() - 1
@@ -172,11 +195,15 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     String::new()
                 };
                 cons.summary = Str::from(format!(
-                    "with the volumes another apply set defines bound ({}), claim {} finds no volume of {class_desc} and stays Pending, so pod {}-{} never starts{rest}",
+                    "with the volumes another apply set defines bound ({}), {} {} {} no volume of {class_desc} and {} Pending, so {} {} never {}{rest}",
                     fitted.join(", "),
-                    unbound[first_short],
-                    sts.name,
-                    ordinals_unbound[first_short],
+                    if claims_short.len() == 1 { "claim" } else { "claims" },
+                    claims_short.join(", "),
+                    if claims_short.len() == 1 { "finds" } else { "find" },
+                    if claims_short.len() == 1 { "stays" } else { "stay" },
+                    if pods_short.len() == 1 { "pod" } else { "pods" },
+                    pods_short.join(", "),
+                    if pods_short.len() == 1 { "starts" } else { "start" },
                 ));
             }
             // Without the cluster state the pool may have more volumes elsewhere: a warning when

@@ -152,7 +152,9 @@ impl World {
         let set = &self.statefulsets[idx];
         let key = ClaimKey {
             namespace: set.namespace.clone(),
-            name: Str::from(format!("{}-{}-{ordinal}", t.name, set.name)),
+            name: Str::from(crate::kube::template_claim_name(
+                &t.name, &set.name, ordinal,
+            )),
         };
         let template_of = TemplateOf {
             statefulset: set.name.clone(),

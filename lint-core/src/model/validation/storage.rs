@@ -394,13 +394,7 @@ fn allowed_topologies(obj: &Object, r: &mut Reader<'_>) {
         for (e, expr) in exprs.iter().enumerate() {
             let here = format!("{path}[{e}]");
             let key = expr.get("key").and_then(Node::as_str).unwrap_or_default();
-            let values: Vec<&str> = expr
-                .get("values")
-                .and_then(Node::as_seq)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(Node::as_str)
-                .collect();
+            let values = expr.strings("values");
             if values.is_empty() {
                 reject(
                     r,
