@@ -10,6 +10,20 @@ pub fn template_claim_name(template: &str, statefulset: &str, ordinal: i64) -> S
     format!("{template}-{statefulset}-{ordinal}")
 }
 
+/// The ordinal whose claim [`template_claim_name`] names `claim`, if it is one of them.
+pub fn template_claim_ordinal(template: &str, statefulset: &str, claim: &str) -> Option<i64> {
+    let digits = claim
+        .strip_prefix(template)?
+        .strip_prefix('-')?
+        .strip_prefix(statefulset)?
+        .strip_prefix('-')?;
+    // The controller formats the ordinal with %d: no sign, no leading zero.
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    canonical.then(|| digits.parse().ok()).flatten()
+}
+
 pub const ANN_BIND_COMPLETED: &str = "pv.kubernetes.io/bind-completed";
 pub const ANN_BOUND_BY_CONTROLLER: &str = "pv.kubernetes.io/bound-by-controller";
 pub const ANN_PROVISIONED_BY: &str = "pv.kubernetes.io/provisioned-by";
@@ -445,6 +459,25 @@ mod tests {
             (i64::MAX, 0)
         );
         assert_eq!(Percent(-300).scaled(i64::MAX, true), i64::MIN);
+    }
+
+    #[test]
+    fn template_claim_ordinals_invert_the_names() {
+        for o in [0, 7, 2_147_483_647] {
+            let name = template_claim_name("data", "web", o);
+            assert_eq!(template_claim_ordinal("data", "web", &name), Some(o));
+        }
+        // Not a name the controller formats (%d): no sign, no leading zero, no other suffix.
+        for name in [
+            "data-web-",
+            "data-web-01",
+            "data-web--1",
+            "data-web-1a",
+            "data-webx-1",
+            "data-web",
+        ] {
+            assert_eq!(template_claim_ordinal("data", "web", name), None, "{name}");
+        }
     }
 
     #[test]

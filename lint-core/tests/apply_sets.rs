@@ -262,6 +262,52 @@ fn volumes_defined_elsewhere_join_the_pool() {
     );
 }
 
+/// replicas is an int32: with a pool elsewhere, only the ordinals a volume there can reach are
+/// looked at (the first ones, and those a volume's claimRef reserves), the others counted; a
+/// StatefulSet of a hundred million replicas is judged at once, not ordinal by ordinal.
+#[test]
+fn a_huge_statefulset_against_a_pool_elsewhere_names_what_it_reaches() {
+    let class = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: local-storage}\nprovisioner: kubernetes.io/no-provisioner\nvolumeBindingMode: WaitForFirstConsumer\n";
+    let pv = |name: &str, reserve: &str| {
+        format!("apiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: {name}}}\nspec:\n  storageClassName: local-storage\n  capacity: {{storage: 10Gi}}\n  accessModes: [ReadWriteOnce]\n{reserve}  local: {{path: /data}}\n  nodeAffinity:\n    required:\n      nodeSelectorTerms:\n      - matchExpressions: [{{key: kubernetes.io/hostname, operator: In, values: [node-0]}}]\n")
+    };
+    // One volume for any claim, one reserved for ordinal 70,000,000.
+    let pool = format!(
+        "{}---\n{}",
+        pv("local-a", ""),
+        pv(
+            "local-far",
+            "  claimRef: {namespace: default, name: data-db-70000000}\n"
+        )
+    );
+    let sts = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  replicas: 100000000\n  podManagementPolicy: Parallel\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: db, image: postgres}]\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: local-storage\n      resources: {requests: {storage: 1Gi}}\n";
+    let r = lint(
+        &[
+            ("infra/class.yaml", class),
+            ("infra/pv.yaml", &pool),
+            ("apps/db.yaml", sts),
+        ],
+        false,
+    );
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "static-pool-shortfall")
+        .unwrap_or_else(|| panic!("{:#?}", r.findings));
+    let summary = &f.consequence.as_ref().expect("a consequence").summary;
+    assert!(
+        summary.contains("bound (local-a to data-db-0, local-far to data-db-70000000)")
+            && summary.contains("claims data-db-1, data-db-2, data-db-3 find no volume")
+            && summary.contains("pods db-1, db-2, db-3 never start, nor do 99999995 more"),
+        "{summary}"
+    );
+    assert!(
+        f.message.contains("2 in another apply set"),
+        "{}",
+        f.message
+    );
+}
+
 /// A claim that binds only a volume another apply set defines still binds on a cluster that
 /// holds that set: two replicas mounting it contend for a ReadWriteOnce volume, and the claim
 /// is not reported as staying Pending.

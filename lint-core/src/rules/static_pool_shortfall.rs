@@ -32,6 +32,9 @@ pub const RULE: Rule = Rule {
     reads: Reads::Simulation,
 };
 
+/// How many short pods of a Parallel StatefulSet a message names before it counts the rest.
+const SHORT_NAMED: usize = 3;
+
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let ix = ctx.index;
     let w = ctx.sim;
@@ -84,22 +87,38 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             // Another apply set's volumes join the pool when that set is applied too, as its
             // classes are assumed to be: the ordinals they fit are not short (with OrderedReady
             // those after the first stuck one are not created here, and are counted too).
-            let (ordinals_unbound, unbound): (Vec<i64>, Vec<Str>) = (0..*count)
+            // `replicas` may be huge: only the ordinals a volume elsewhere can reach are looked
+            // at (`pool_elsewhere_reach`: the first ones, and those a volume reserves), and a few
+            // after them to name; the rest are counted.
+            let bound_ordinals: Vec<i64> = claims
+                .iter()
+                .filter(|&&c| w.binding_of(c).is_some())
+                .filter_map(|&c| w.claim(c).template_of.as_ref().map(|t| t.ordinal))
+                .collect();
+            let end = sts.ordinals_start.saturating_add(*count);
+            let in_range = |o: i64| o >= sts.ordinals_start && o < end;
+            let unbound_total =
+                *count - bound_ordinals.iter().filter(|&&o| in_range(o)).count() as i64;
+            let (room, reserved) = w.pool_elsewhere_reach(first);
+            let mut ordinals_unbound: Vec<i64> = (0..*count)
                 .map(|n| sts.ordinals_start.saturating_add(n))
-                .map(|o| {
-                    (
-                        o,
-                        Str::from(kube::template_claim_name(&template.name, &sts.name, o)),
-                    )
-                })
-                .filter(|(_, name)| {
-                    !claims
-                        .iter()
-                        .any(|&c| w.claim(c).key.name == *name && w.binding_of(c).is_some())
-                })
-                .unzip();
+                .filter(|o| !bound_ordinals.contains(o))
+                .take(room.saturating_add(SHORT_NAMED))
+                .collect();
+            ordinals_unbound.extend(
+                reserved
+                    .iter()
+                    .filter_map(|n| kube::template_claim_ordinal(&template.name, &sts.name, n))
+                    .filter(|&o| in_range(o) && !bound_ordinals.contains(&o)),
+            );
+            ordinals_unbound.sort_unstable();
+            ordinals_unbound.dedup();
+            let unbound: Vec<Str> = ordinals_unbound
+                .iter()
+                .map(|&o| Str::from(kube::template_claim_name(&template.name, &sts.name, o)))
+                .collect();
             let elsewhere = w.pool_elsewhere(first, &unbound);
-            if elsewhere.len() == unbound.len() {
+            if elsewhere.len() as i64 == unbound_total {
                 continue;
             }
             let class = w.claim(first).class_name();
@@ -123,11 +142,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 .collect();
             // OrderedReady: the ordinals after the first stuck pod, and their claims, are never
             // created (stateful_set_control.go waits for each pod to be Running and Ready).
-            let created = claims.len() as i64;
-            let (from, end) = (
-                sts.ordinals_start.saturating_add(created),
-                sts.ordinals_start.saturating_add(*count),
-            );
+            let from = sts.ordinals_start.saturating_add(claims.len() as i64);
             // Named one by one when few; a range otherwise (replicas may be large).
             let never: Vec<String> = if end.saturating_sub(from) <= 3 {
                 (from..end).map(|n| format!("{}-{n}", sts.name)).collect()
@@ -135,9 +150,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 vec![format!("{s}-{from} to {s}-{}", end - 1, s = sts.name)]
             };
             let mut cons = ctx.claim_consequence(first);
+            // The short ordinals named (those within reach), and how many there are in all.
             let short: Vec<usize> = (0..unbound.len())
                 .filter(|n| !elsewhere.iter().any(|(e, _)| e == n))
                 .collect();
+            let short_total = unbound_total - elsewhere.len() as i64;
             let (verb, start) = if names.len() == 1 {
                 ("stays", "never starts")
             } else {
@@ -173,6 +190,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 let (claims_short, pods_short): (Vec<&str>, Vec<String>) = if sts.parallel_pods {
                     short
                         .iter()
+                        .take(SHORT_NAMED)
                         .map(|&n| {
                             (
                                 unbound[n].as_str(),
@@ -186,10 +204,16 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         vec![format!("{}-{}", sts.name, ordinals_unbound[first_short])],
                     )
                 };
-                let rest = if short.len() > 1 && !sts.parallel_pods {
+                let unnamed = short_total - pods_short.len() as i64;
+                let rest = if sts.parallel_pods && unnamed > 0 {
+                    format!(
+                        ", nor {} {unnamed} more",
+                        if unnamed == 1 { "does" } else { "do" }
+                    )
+                } else if short_total > 1 && !sts.parallel_pods {
                     format!(
                         ", and with podManagementPolicy OrderedReady the {} ordinal(s) after it are never created",
-                        short.len() - 1
+                        short_total - 1
                     )
                 } else {
                     String::new()

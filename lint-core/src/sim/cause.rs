@@ -100,6 +100,27 @@ impl World {
         }
     }
 
+    /// How far [`Self::pool_elsewhere`] can reach for claims like `like` (one template: one
+    /// spec): the number of volumes other apply sets define in its class, and the names of the
+    /// claims of its namespace that some of them reserve. Past the first `count + 1` claims in
+    /// creation order, only a reserved name can still find one: a claim that finds no
+    /// unreserved volume leaves none for the claims after it.
+    pub(crate) fn pool_elsewhere_reach(&self, like: ClaimId) -> (usize, Vec<&Str>) {
+        let c = self.claim(like);
+        let volumes = self.elsewhere.volumes(c.class_name());
+        let mut count = 0;
+        let mut reserved = Vec::new();
+        for v in volumes {
+            count += 1;
+            if let Some((ns, name)) = &v.reserved_for {
+                if *ns == c.key.namespace {
+                    reserved.push(name);
+                }
+            }
+        }
+        (count, reserved)
+    }
+
     /// Volumes the input's other apply sets define that would bind claims like `like` (its
     /// namespace, spec and class) named `names`, in order, each volume to one claim, the
     /// smallest that fits first, as `FindMatchingVolume` picks: the static pool those sets add
