@@ -148,3 +148,55 @@ fn rejected_objects_take_no_part_in_the_simulation() {
     let s = api::simulate(&Request::new(vec![Source::new("v.yaml", text)])).unwrap();
     assert!(s.claims.is_empty(), "{:?}", s.claims);
 }
+
+/// An object defined twice, one definition rejected by the API server, is the definition that
+/// is accepted: a first one rejected on create never exists and the second creates the object
+/// (kubectl's apply.go, applyOneObject: the GET finds nothing, so it creates); a later one
+/// rejected as written is a refused update and the first stands. Each rejected definition gets
+/// its own error, and `duplicate-object` reports neither.
+#[test]
+fn of_two_definitions_the_accepted_one_exists() {
+    let claim = |size: &str, mode: &str| {
+        format!("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: data}}\nspec:\n  accessModes: [{mode}]\n  storageClassName: \"\"\n  resources: {{requests: {{storage: {size}}}}}\n")
+    };
+    // Where the definition that exists is: the first document (lines 1 to 7), or the second.
+    let (first_doc, second_doc) = (1..=7, 9..=15);
+    for (first, second, stands) in [
+        (
+            claim("5gi", "ReadWriteOnce"),
+            claim("5Gi", "ReadWriteOnce"),
+            second_doc,
+        ),
+        (
+            claim("5Gi", "ReadWriteOnce"),
+            claim("7Gi", "ReadWriteEverywhere"),
+            first_doc,
+        ),
+    ] {
+        let text = format!("{first}---\n{second}");
+        assert_eq!(text.lines().nth(8), Some("apiVersion: v1"));
+        let req = Request::new(vec![Source::new("c.yaml", text.clone())]);
+        let s = api::simulate(&req).unwrap();
+        assert_eq!(s.claims.len(), 1, "{text}\n{:?}", s.claims);
+        let at = s.claims[0]
+            .origin
+            .at
+            .as_ref()
+            .expect("a claim of the input");
+        assert!(stands.contains(&at.line), "{text}\n{:?}", s.claims[0]);
+        let report = api::lint(&req);
+        let rules: Vec<(&str, u32)> = report
+            .findings
+            .iter()
+            .map(|f| (f.rule.as_ref(), f.location.line))
+            .collect();
+        assert!(
+            rules.iter().any(|(r, _)| *r == "invalid-field-value"),
+            "{rules:?}"
+        );
+        assert!(
+            !rules.iter().any(|(r, _)| *r == "duplicate-object"),
+            "{rules:?}"
+        );
+    }
+}

@@ -48,10 +48,22 @@ impl Index {
                 standing.insert(key, id);
                 continue;
             };
+            // A definition the API server rejects on create never existed: the next one
+            // creates the object (both are read, each with its own findings).
+            if self.rejected_on_create(prev) {
+                standing.insert(key, id);
+                continue;
+            }
             let old = &self.objects[prev];
             if crate::node::same_content(old.root(), o.root()) {
                 self.superseded.insert(prev);
                 standing.insert(key, id);
+                continue;
+            }
+            // A later definition the API server rejects as written (its own fields invalid)
+            // is refused as the update it is: the object stays as it was, and the definition
+            // is read with its own findings.
+            if self.rejected_on_create(id) {
                 continue;
             }
             // The object as the first definition created it: the API server drops a status
@@ -108,6 +120,20 @@ impl Index {
                 d.used = s;
             }
         }
+    }
+
+    /// Whether the API server rejects object `id` as written (what [`Index::is_rejected`]
+    /// says of it once the views are built): its view read on its own, its diagnostics
+    /// thrown away (the view loop reads it again, and keeps them).
+    fn rejected_on_create(&self, id: ObjId) -> bool {
+        let obj = &self.objects[id];
+        if !model::reaches_api_server(&obj.api_version, &obj.kind) {
+            return false;
+        }
+        let mut diags = Vec::new();
+        let mut r = Reader::new(obj, id, &mut diags);
+        let _ = read_object(obj, id, self.version, &mut r);
+        diags.iter().any(|d| d.rejects() || d.kind.unrendered())
     }
 
     /// Sizes the object vector and the views' vectors to what they will hold. Grown by
@@ -197,71 +223,49 @@ impl Index {
                 self.rejected.insert(id);
                 continue;
             }
+            let before = diags.len();
             let mut r = Reader::new(obj, id, &mut diags);
-            check_metadata(&mut r);
-            r.placeholders_in_integers();
-            r.placeholders_in_keys();
-            let Some((class, _)) = known_kind(&obj.api_version, &obj.kind) else {
-                continue;
-            };
-            match class {
-                KindClass::PersistentVolume => {
-                    let pv = model::read_pv(obj, id, &mut r);
-                    model::validation::pv(obj, &pv, &mut r);
+            let read = read_object(obj, id, self.version, &mut r);
+            // Two definitions of one object are both read when one of them is rejected
+            // (`find_duplicates`): a lookup by name finds the one that exists.
+            let rejected = diags[before..]
+                .iter()
+                .any(|d| d.rejects() || d.kind.unrendered());
+            match read {
+                Read::Pv(pv) => {
                     self.pv_classes.insert(pv.class.clone());
-                    self.pv_by_name.insert(obj.name.clone(), self.pvs.len());
+                    let at = self.pvs.len();
+                    let by_name = self.pv_by_name.entry(obj.name.clone()).or_insert(at);
+                    if !rejected {
+                        *by_name = at;
+                    }
                     self.pvs.push(pv);
                 }
-                KindClass::PersistentVolumeClaim => {
-                    let pvc = model::read_claim(obj, id, &mut r, "", obj.name.clone(), None);
-                    model::validation::claim(obj, &pvc, &mut r);
+                Read::Claim(pvc) => {
                     self.pvc_by_obj.insert(id, self.pvcs.len());
-                    self.pvc_by_key
-                        .insert((pvc.namespace.clone(), pvc.name.clone()), self.pvcs.len());
+                    let at = self.pvcs.len();
+                    let by_key = self
+                        .pvc_by_key
+                        .entry((pvc.namespace.clone(), pvc.name.clone()))
+                        .or_insert(at);
+                    if !rejected {
+                        *by_key = at;
+                    }
                     self.pvcs.push(pvc);
                 }
-                KindClass::StorageClass => {
-                    let sc = model::read_storage_class(obj, id, &mut r);
-                    model::validation::storage_class(obj, &sc, &mut r);
-                    self.classes.push(sc);
-                }
-                KindClass::CsiDriver => {
-                    self.csi_drivers
-                        .push(model::read_csi_driver(obj, id, &mut r));
-                }
-                KindClass::Workload => {
-                    let Some(kind) = WorkloadKind::parse(&obj.kind) else {
-                        continue;
-                    };
-                    if kind == WorkloadKind::StatefulSet {
-                        if let Some(templates) = r.seq("spec.volumeClaimTemplates") {
-                            for (i, t) in templates.iter().enumerate() {
-                                let Some(tname) = t.at("metadata.name").and_then(Node::as_str)
-                                else {
-                                    continue;
-                                };
-                                let prefix = format!("spec.volumeClaimTemplates[{i}].");
-                                let claim = model::read_claim(
-                                    obj,
-                                    id,
-                                    &mut r,
-                                    &prefix,
-                                    Str::from(tname),
-                                    Some(obj.name.to_string()),
-                                );
-                                self.templates_by_obj
-                                    .entry(id)
-                                    .or_default()
-                                    .push(self.claim_templates.len());
-                                self.claim_templates.push(claim);
-                            }
-                        }
+                Read::Class(sc) => self.classes.push(sc),
+                Read::Driver(d) => self.csi_drivers.push(d),
+                Read::Workload(w, templates) => {
+                    for claim in templates {
+                        self.templates_by_obj
+                            .entry(id)
+                            .or_default()
+                            .push(self.claim_templates.len());
+                        self.claim_templates.push(claim);
                     }
-                    model::validation::workload(obj, kind, &mut r);
-                    self.workloads
-                        .push(model::read_workload(obj, id, kind, &mut r, self.version));
+                    self.workloads.push(w);
                 }
-                KindClass::Other => {}
+                Read::Other => {}
             }
         }
         // Objects that never exist as written: the API server rejects them, or they are
@@ -310,6 +314,78 @@ impl Index {
         for o in &mut self.objects {
             o.release_tree();
         }
+    }
+}
+
+/// One object read through its view, with what reading it found in the reader's diagnostics.
+enum Read {
+    Pv(model::Pv),
+    Claim(model::Pvc),
+    Class(model::StorageClass),
+    Driver(model::CsiDriver),
+    /// A workload, and a StatefulSet's claim templates.
+    Workload(model::Workload, Vec<model::Pvc>),
+    Other,
+}
+
+/// Reads and validates one object (its metadata, placeholders, its kind's fields) as the API
+/// server validates it on create.
+fn read_object(
+    obj: &Object,
+    id: ObjId,
+    version: crate::options::KubeVersion,
+    r: &mut Reader<'_>,
+) -> Read {
+    check_metadata(r);
+    r.placeholders_in_integers();
+    r.placeholders_in_keys();
+    let Some((class, _)) = known_kind(&obj.api_version, &obj.kind) else {
+        return Read::Other;
+    };
+    match class {
+        KindClass::PersistentVolume => {
+            let pv = model::read_pv(obj, id, r);
+            model::validation::pv(obj, &pv, r);
+            Read::Pv(pv)
+        }
+        KindClass::PersistentVolumeClaim => {
+            let pvc = model::read_claim(obj, id, r, "", obj.name.clone(), None);
+            model::validation::claim(obj, &pvc, r);
+            Read::Claim(pvc)
+        }
+        KindClass::StorageClass => {
+            let sc = model::read_storage_class(obj, id, r);
+            model::validation::storage_class(obj, &sc, r);
+            Read::Class(sc)
+        }
+        KindClass::CsiDriver => Read::Driver(model::read_csi_driver(obj, id, r)),
+        KindClass::Workload => {
+            let Some(kind) = WorkloadKind::parse(&obj.kind) else {
+                return Read::Other;
+            };
+            let mut templates = Vec::new();
+            if kind == WorkloadKind::StatefulSet {
+                if let Some(seq) = r.seq("spec.volumeClaimTemplates") {
+                    for (i, t) in seq.iter().enumerate() {
+                        let Some(tname) = t.at("metadata.name").and_then(Node::as_str) else {
+                            continue;
+                        };
+                        let prefix = format!("spec.volumeClaimTemplates[{i}].");
+                        templates.push(model::read_claim(
+                            obj,
+                            id,
+                            r,
+                            &prefix,
+                            Str::from(tname),
+                            Some(obj.name.to_string()),
+                        ));
+                    }
+                }
+            }
+            model::validation::workload(obj, kind, r);
+            Read::Workload(model::read_workload(obj, id, kind, r, version), templates)
+        }
+        KindClass::Other => Read::Other,
     }
 }
 
