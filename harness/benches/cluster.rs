@@ -6,6 +6,8 @@
 
 #[path = "../tests/replay/mod.rs"]
 mod replay;
+#[path = "../../lint-core/benches/scale.rs"]
+mod scale;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,7 +18,8 @@ use pvlint_core::{api, Options, Request, Source};
 use replay::{scenarios, Replay, Scenario};
 
 fn cluster(c: &mut Criterion) {
-    let server = Replay::start(Scenario::new(scenarios::large(10_000)));
+    let n = scale::scaled(10_000);
+    let server = Replay::start(Scenario::new(scenarios::large(n)));
     let dir = std::env::temp_dir().join(format!("pvlint-bench-cluster-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let kc = dir.join("kubeconfig");
@@ -50,7 +53,7 @@ fn cluster(c: &mut Criterion) {
                 audit: true,
                 ..Request::default()
             });
-            assert_eq!(report.summary.objects, 20_002);
+            assert_eq!(report.summary.objects, 2 * n + 2);
             report
         })
     });

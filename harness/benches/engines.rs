@@ -11,6 +11,8 @@ use pvlint_core::Options;
 
 #[path = "../../lint-core/benches/corpus.rs"]
 mod corpus;
+#[path = "../../lint-core/benches/scale.rs"]
+mod scale;
 
 use pvlint::engine::{self, Loaded, WasmCore};
 
@@ -25,7 +27,7 @@ fn request(sources: &[pvlint_core::Source]) -> String {
 fn bench(c: &mut Criterion) {
     let path = engine::locate(None).unwrap_or_else(|e| panic!("{e}"));
     let bytes = std::fs::read(&path).unwrap();
-    let sources = corpus::corpus(5_000, 50);
+    let sources = corpus::corpus(scale::scaled(5_000), 50);
     let req = request(&sources);
     let mut g = c.benchmark_group("engines");
     g.sample_size(10);

@@ -7,10 +7,14 @@ use pvlint_core::{lint, Options};
 
 #[path = "corpus.rs"]
 mod corpus;
+#[path = "scale.rs"]
+mod scale;
 use corpus::{corpus, pool, shortfall};
+use scale::scaled;
 
 fn bench_sim(c: &mut Criterion) {
-    let req = pvlint_core::Request::new(pool(10_000));
+    let n = scaled(10_000);
+    let req = pvlint_core::Request::new(pool(n));
     let w = pvlint_core::api::simulate(&req).unwrap();
     assert!(w.converged);
     let bound = w
@@ -18,7 +22,7 @@ fn bench_sim(c: &mut Criterion) {
         .iter()
         .filter(|c| c.phase == pvlint_core::ClaimPhase::Bound)
         .count();
-    assert!(bound > 3_000, "{bound} bound");
+    assert!(bound > 3 * n / 10, "{bound} of {n} bound");
     let mut g = c.benchmark_group("simulate");
     g.sample_size(10);
     g.bench_function("10k-pvs-10k-claims", |b| {
@@ -28,10 +32,11 @@ fn bench_sim(c: &mut Criterion) {
 }
 
 fn bench(c: &mut Criterion) {
-    let sources = corpus(5_000, 50);
+    let groups = scaled(5_000);
+    let sources = corpus(groups, 50);
     let bytes: usize = sources.iter().map(|s| s.text.len()).sum();
     let report = lint(&sources, &Options::default());
-    assert_eq!(report.summary.objects, 20_001);
+    assert_eq!(report.summary.objects, 4 * groups + 1);
     assert!(report.summary.errors > 0);
     let mut g = c.benchmark_group("lint");
     g.sample_size(10);
@@ -40,14 +45,15 @@ fn bench(c: &mut Criterion) {
         b.iter(|| lint(&sources, &Options::default()))
     });
     // 10,000 claims left Pending against 10,000 too-small volumes: no quadratic search.
-    let pending = shortfall(10_000);
+    let n = scaled(10_000);
+    let pending = shortfall(n);
     let r = lint(&pending, &Options::default());
     assert_eq!(
         r.findings
             .iter()
             .filter(|f| f.rule == "unbindable-claim")
             .count(),
-        10_000
+        n
     );
     g.bench_function("10k-unbindable-claims", |b| {
         b.iter(|| lint(&pending, &Options::default()))

@@ -6,14 +6,16 @@ use pvlint_core::api::{migrate, MigrateOptions, MigrateRequest};
 use pvlint_core::Source;
 
 mod export;
+mod scale;
 
 fn bench(c: &mut Criterion) {
-    let text = export::generated_export(5000);
+    let n = scale::scaled(5000);
+    let text = export::generated_export(n);
     let req = MigrateRequest {
         sources: vec![Source::new("export.yaml", text.clone())],
         options: MigrateOptions::default(),
     };
-    assert_eq!(migrate(&req).objects.len(), 10_000);
+    assert_eq!(migrate(&req).objects.len(), 2 * n);
     let mut g = c.benchmark_group("migrate");
     g.sample_size(10);
     g.throughput(Throughput::Bytes(text.len() as u64));

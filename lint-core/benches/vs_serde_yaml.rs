@@ -15,6 +15,8 @@ use serde::Deserialize;
 
 #[path = "corpus.rs"]
 mod corpus;
+#[path = "scale.rs"]
+mod scale;
 
 fn serde_parse(sources: &[Source]) -> usize {
     let mut docs = 0;
@@ -43,10 +45,11 @@ const STEPS: [Step; 4] = [
 ];
 
 fn bench(c: &mut Criterion) {
-    let sources = corpus::corpus(5_000, 50);
+    let objects = 4 * scale::scaled(5_000) + 1;
+    let sources = corpus::corpus(objects / 4, 50);
     let bytes: usize = sources.iter().map(|s| s.text.len()).sum();
-    assert_eq!(serde_parse(&sources), 20_001);
-    assert_eq!(pvlint_parse(&sources), 20_001);
+    assert_eq!(serde_parse(&sources), objects);
+    assert_eq!(pvlint_parse(&sources), objects);
     let mut g = c.benchmark_group("vs-serde-yaml");
     g.sample_size(10);
     g.throughput(Throughput::Bytes(bytes as u64));
@@ -56,7 +59,7 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     // Interleaved rounds, medians, ratios to the serde_yaml parse.
-    let rounds = 7;
+    let rounds = if scale::benchmarking() { 7 } else { 1 };
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); STEPS.len()];
     for _ in 0..rounds {
         for (i, (_, f)) in STEPS.iter().enumerate() {
@@ -71,7 +74,7 @@ fn bench(c: &mut Criterion) {
     };
     let medians: Vec<Duration> = times.iter_mut().map(median).collect();
     println!(
-        "\nratios to the serde_yaml parse ({:.1} MB, 20,001 objects; medians of {rounds} interleaved runs):",
+        "\nratios to the serde_yaml parse ({:.1} MB, {objects} objects; medians of {rounds} interleaved runs):",
         bytes as f64 / 1e6
     );
     for ((name, _), m) in STEPS.iter().zip(&medians) {

@@ -568,16 +568,16 @@ mod export;
 use export::generated_export;
 
 #[test]
-fn generated_5000_volume_export() {
-    let input = vec![Source::new("export.yaml", generated_export(5000))];
+fn generated_1000_volume_export() {
+    let input = vec![Source::new("export.yaml", generated_export(1000))];
     let before = api::simulate(&Request::new(input.clone())).unwrap();
     assert!(before.claims.iter().all(|c| c.phase == ClaimPhase::Lost));
     let m = migrate(input.clone(), MigrateOptions::default());
-    assert_eq!(m.objects.len(), 10_000);
+    assert_eq!(m.objects.len(), 2_000);
     assert!(m.objects.iter().all(|o| o.warnings.is_empty()));
     check_migrated("generated export", &input, &m);
     let s = sim(&m.yaml());
-    assert_eq!(s.claims.len(), 5000);
+    assert_eq!(s.claims.len(), 1000);
     assert!(s.claims.iter().all(|c| c.phase == ClaimPhase::Bound));
     assert!(s.volumes.iter().all(|v| v.storage.fate == Fate::Kept));
 }
