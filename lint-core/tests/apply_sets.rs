@@ -173,6 +173,14 @@ fn classes_defined_elsewhere_are_assumed_installed() {
         .any(|f| f.rule == "rwo-shared-by-replicas"));
 }
 
+/// The report's `static-pool-shortfall` finding (the test fails without one).
+fn shortfall(r: &pvlint_core::Report) -> &pvlint_core::Finding {
+    r.findings
+        .iter()
+        .find(|f| f.rule == "static-pool-shortfall")
+        .unwrap_or_else(|| panic!("{:#?}", r.findings))
+}
+
 /// Volumes another apply set defines join the static pool as that set's classes do (the same
 /// assumption: the set is applied to the cluster too): a StatefulSet whose no-provisioner class
 /// and local volumes live in `infra/` is not short of the volumes it finds there, and is short
@@ -211,11 +219,7 @@ fn volumes_defined_elsewhere_join_the_pool() {
         ],
         false,
     );
-    let f = short
-        .findings
-        .iter()
-        .find(|f| f.rule == "static-pool-shortfall")
-        .unwrap_or_else(|| panic!("{:#?}", short.findings));
+    let f = shortfall(&short);
     assert!(
         f.message.contains(
             "2 in another apply set (local-0 in infra/pv.yaml, local-1 in infra/pv.yaml)"
@@ -238,11 +242,7 @@ fn volumes_defined_elsewhere_join_the_pool() {
         ],
         false,
     );
-    let f = r
-        .findings
-        .iter()
-        .find(|f| f.rule == "static-pool-shortfall")
-        .unwrap_or_else(|| panic!("{:#?}", r.findings));
+    let f = shortfall(&r);
     let summary = &f.consequence.as_ref().expect("a consequence").summary;
     assert!(
         summary.contains("claims data-db-2, data-db-3 find no volume")
@@ -289,11 +289,7 @@ fn a_huge_statefulset_against_a_pool_elsewhere_names_what_it_reaches() {
         ],
         false,
     );
-    let f = r
-        .findings
-        .iter()
-        .find(|f| f.rule == "static-pool-shortfall")
-        .unwrap_or_else(|| panic!("{:#?}", r.findings));
+    let f = shortfall(&r);
     let summary = &f.consequence.as_ref().expect("a consequence").summary;
     assert!(
         summary.contains("bound (local-a to data-db-0, local-far to data-db-70000000)")

@@ -78,12 +78,17 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             // StorageClass written after it, in `kubectl apply -f` file order): admission had
             // none to give, and no retroactive default reaches a claim that names its volume
             // (syncUnboundClaim assigns one only when spec.volumeName is empty).
-            sim::ClassSource::None if c.class_name().is_empty() => match w.default_class() {
+            sim::ClassSource::None
+                if c.class_name().is_empty()
+                    && matches!(c.origin, sim::Origin::Object { side: sim::Side::Manifest, .. }) =>
+            {
+                match w.default_class() {
                 Ok(Some(d)) => format!(
                     "no class (it is created before StorageClass {d}, the default, which comes after it in file order)"
                 ),
-                _ => "no class".to_string(),
-            },
+                    _ => "no class".to_string(),
+                }
+            }
             _ if c.class_name().is_empty() => "no class".to_string(),
             _ => format!("class \"{}\"", c.class_name()),
         };
