@@ -1,10 +1,14 @@
 //! The `pvlint` binary as a user runs it.
 
+#[path = "common/scratch.rs"]
+mod scratch;
 #[path = "common/stdin.rs"]
 mod stdin;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use scratch::Scratch;
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_pvlint"));
@@ -130,7 +134,7 @@ fn unreadable_paths_are_reported_and_the_rest_is_still_linted() {
 
 #[test]
 fn non_utf8_input_names_the_position() {
-    let dir = tempdir("nonutf8");
+    let dir = Scratch::new("cli-nonutf8");
     let p = dir.join("latin1.yaml");
     std::fs::write(
         &p,
@@ -153,7 +157,7 @@ fn non_utf8_input_names_the_position() {
 /// PowerShell's `>` writes UTF-16 with a byte-order mark; kubectl reads it, so does pvlint.
 #[test]
 fn utf16_input_with_a_bom_is_text() {
-    let dir = tempdir("utf16");
+    let dir = Scratch::new("cli-utf16");
     let text = std::fs::read_to_string(repo().join(BAD)).unwrap();
     for (name, bom, le) in [
         ("le.yaml", [0xFF, 0xFE], true),
@@ -190,7 +194,7 @@ fn utf16_input_with_a_bom_is_text() {
 
 #[test]
 fn directories_are_walked_recursively_and_sorted() {
-    let dir = tempdir("walk");
+    let dir = Scratch::new("cli-walk");
     std::fs::create_dir_all(dir.join("b/nested")).unwrap();
     std::fs::create_dir_all(dir.join(".git")).unwrap();
     std::fs::copy(repo().join(BAD), dir.join("b/nested/pv.yml")).unwrap();
@@ -259,7 +263,7 @@ fn empty_or_unknown_usage_exits_2() {
         "{}",
         stderr(&o)
     );
-    let dir = tempdir("empty");
+    let dir = Scratch::new("cli-empty");
     assert_eq!(
         bin()
             .args(["lint", dir.to_str().unwrap()])
@@ -346,13 +350,6 @@ fn pvlint_rules() -> Vec<String> {
         .iter()
         .map(|r| r["id"].as_str().unwrap().to_string())
         .collect()
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pvlint-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 #[test]
@@ -464,13 +461,13 @@ fn an_empty_input_is_an_error_unless_allowed() {
         }
     }
     // One blank file among others is no empty input.
-    let blank = std::env::temp_dir().join(format!("pvlint-blank-{}.yaml", std::process::id()));
+    let scratch = Scratch::new("cli-blank");
+    let blank = scratch.path("blank.yaml");
     std::fs::write(&blank, "# to be written\n").unwrap();
     let o = run(&["lint", GOOD, blank.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = run(&["lint", blank.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    std::fs::remove_file(&blank).unwrap();
 }
 
 /// `--complete` on simulate: names the input does not define do not exist, so a claim of an
@@ -508,10 +505,8 @@ fn migrate_takes_format_json() {
 /// Run as a kubectl plugin (a `kubectl-pvlint` link on PATH), the usage names it so.
 #[test]
 fn as_a_kubectl_plugin_the_usage_says_kubectl_pvlint() {
-    let dir = std::env::temp_dir().join(format!("pvlint-plugin-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let link = dir.join("kubectl-pvlint");
-    let _ = std::fs::remove_file(&link);
+    let dir = Scratch::new("cli-plugin");
+    let link = dir.path("kubectl-pvlint");
     #[cfg(unix)]
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pvlint"), &link).unwrap();
     #[cfg(not(unix))]
@@ -529,7 +524,6 @@ fn as_a_kubectl_plugin_the_usage_says_kubectl_pvlint() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The README's sample output is the tool's own: each `<!-- sample: pvlint ARGS -->` block holds

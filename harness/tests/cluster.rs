@@ -15,37 +15,16 @@ mod replay;
 
 #[path = "common/policy.rs"]
 mod policy;
+#[path = "common/scratch.rs"]
+mod scratch;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use pvlint_core::{Report, Severity};
 use replay::{scenarios, Replay, Scenario};
+use scratch::Scratch;
 use serde_json::Value;
-
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(tag: &str) -> Tmp {
-        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let d =
-            std::env::temp_dir().join(format!("pvlint-cluster-{tag}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Tmp(d)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// The binary, with no ambient kubeconfig (HOME is the temp dir, KUBECONFIG unset).
 fn pvlint(home: &Path, args: &[&str]) -> Output {
@@ -68,8 +47,8 @@ fn stderr(o: &Output) -> String {
 }
 
 /// A replay server for `objects`, a kubeconfig for it, and a temp dir.
-fn setup(tag: &str, scenario: Scenario) -> (Replay, Tmp, PathBuf) {
-    let tmp = Tmp::new(tag);
+fn setup(tag: &str, scenario: Scenario) -> (Replay, Scratch, PathBuf) {
+    let tmp = Scratch::new(&format!("cluster-{tag}"));
     let server = Replay::start(scenario);
     let kc = tmp.path("kubeconfig");
     server.kubeconfig(&kc);
@@ -123,7 +102,7 @@ fn replay_continue_tokens_round_trip() {
 #[test]
 fn seed_000_misbound_claim_is_lost_and_removing_the_claim_ref_is_the_fix() {
     let (_s, tmp, kc) = setup("s000", Scenario::new(scenarios::seed000()));
-    let o = cluster_json(&tmp.0, &kc, &[]);
+    let o = cluster_json(&tmp, &kc, &[]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let r = report(&o);
     let lost = r
@@ -174,7 +153,7 @@ fn seed_000_misbound_claim_is_lost_and_removing_the_claim_ref_is_the_fix() {
 #[test]
 fn seed_003_stale_attachment_after_a_force_deleted_pod() {
     let (_s, tmp, kc) = setup("s003", Scenario::new(scenarios::seed003()));
-    let o = cluster_json(&tmp.0, &kc, &[]);
+    let o = cluster_json(&tmp, &kc, &[]);
     let r = report(&o);
     let f: Vec<_> = r
         .findings
@@ -208,7 +187,7 @@ fn seed_003_stale_attachment_after_a_force_deleted_pod() {
 #[test]
 fn released_retain_volume_names_the_claim_ref_to_remove() {
     let (_s, tmp, kc) = setup("retain", Scenario::new(scenarios::released_retain()));
-    let r = report(&cluster_json(&tmp.0, &kc, &[]));
+    let r = report(&cluster_json(&tmp, &kc, &[]));
     let f = r
         .findings
         .iter()
@@ -247,7 +226,7 @@ fn the_servers_version_decides_the_verdict() {
         let mut sc = Scenario::new(scenarios::in_tree_rbd());
         sc.git_version = git.into();
         let (_s, tmp, kc) = setup(&format!("ver{}", &git[3..5]), sc);
-        report(&cluster_json(&tmp.0, &kc, &[]))
+        report(&cluster_json(&tmp, &kc, &[]))
     };
     let old = verdict("v1.30.4");
     assert_eq!(old.options.kube_version.to_string(), "1.30");
@@ -276,7 +255,7 @@ fn the_servers_version_decides_the_verdict() {
 fn human_output_points_at_objects() {
     let (_s, tmp, kc) = setup("human", Scenario::new(scenarios::seed000()));
     let o = pvlint(
-        &tmp.0,
+        &tmp,
         &[
             "cluster",
             "--kubeconfig",
@@ -311,9 +290,9 @@ fn saved_state_reproduces_the_same_findings_offline() {
     ] {
         let (_s, tmp, kc) = setup(tag, Scenario::new(objects));
         let saved = tmp.path("state.yaml");
-        let live = cluster_json(&tmp.0, &kc, &["--save", saved.to_str().unwrap()]);
+        let live = cluster_json(&tmp, &kc, &["--save", saved.to_str().unwrap()]);
         let offline = pvlint(
-            &tmp.0,
+            &tmp,
             &[
                 "cluster",
                 "--cluster-state",
@@ -337,7 +316,7 @@ fn large_cluster_is_read_page_by_page() {
     // The benchmark's cluster: 10,000 PVs and 10,000 claims (harness/benches/cluster.rs).
     let (server, tmp, kc) = setup("large", Scenario::new(scenarios::large(10_000)));
     let saved = tmp.path("state.yaml");
-    let o = cluster_json(&tmp.0, &kc, &["--save", saved.to_str().unwrap()]);
+    let o = cluster_json(&tmp, &kc, &["--save", saved.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let r = report(&o);
     assert!(
@@ -366,7 +345,7 @@ fn expired_continue_token_falls_back_to_a_full_list() {
     let mut sc = Scenario::new(scenarios::large(700));
     sc.expire_continue = true;
     let (server, tmp, kc) = setup("expired", sc);
-    let r = report(&cluster_json(&tmp.0, &kc, &[]));
+    let r = report(&cluster_json(&tmp, &kc, &[]));
     assert_eq!(r.summary.objects, 1402);
     let log = server.log();
     assert!(
@@ -382,7 +361,7 @@ fn namespace_scope_leaves_out_volumes_of_other_namespaces() {
     let (_s, tmp, kc) = setup("ns", Scenario::new(objects));
     let saved = tmp.path("state.yaml");
     let r = report(&cluster_json(
-        &tmp.0,
+        &tmp,
         &kc,
         &["-n", "finance", "--save", saved.to_str().unwrap()],
     ));
@@ -413,7 +392,7 @@ fn lint_against_cluster_predicts_the_manifests_on_the_live_state() {
     )
     .unwrap();
     let o = pvlint(
-        &tmp.0,
+        &tmp,
         &[
             "lint",
             "--against-cluster",
@@ -443,7 +422,7 @@ fn lint_against_cluster_predicts_the_manifests_on_the_live_state() {
     let cfg = tmp.path("pvlint.yaml");
     std::fs::write(&cfg, "kubeVersion: \"1.30\"\nclusterState: gone.yaml\n").unwrap();
     let o = pvlint(
-        &tmp.0,
+        &tmp,
         &[
             "lint",
             "--against-cluster",
@@ -494,11 +473,11 @@ fn one_error_line(o: &Output, expect: &str) {
 #[test]
 fn errors_are_one_clear_line_with_exit_code_2() {
     // No kubeconfig at all.
-    let tmp = Tmp::new("nokc");
-    one_error_line(&pvlint(&tmp.0, &["cluster"]), "no kubeconfig");
+    let tmp = Scratch::new("cluster-nokc");
+    one_error_line(&pvlint(&tmp, &["cluster"]), "no kubeconfig");
     one_error_line(
         &pvlint(
-            &tmp.0,
+            &tmp,
             &["cluster", "--kubeconfig", "/nonexistent/kubeconfig"],
         ),
         "cannot read kubeconfig /nonexistent/kubeconfig",
@@ -513,7 +492,7 @@ fn errors_are_one_clear_line_with_exit_code_2() {
     std::fs::write(&kc, format!("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:{port}\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\ncurrent-context: c\nusers:\n- name: u\n  user:\n    token: t\n")).unwrap();
     one_error_line(
         &pvlint(
-            &tmp.0,
+            &tmp,
             &[
                 "cluster",
                 "--kubeconfig",
@@ -527,7 +506,7 @@ fn errors_are_one_clear_line_with_exit_code_2() {
     // A context that does not exist.
     one_error_line(
         &pvlint(
-            &tmp.0,
+            &tmp,
             &[
                 "cluster",
                 "--kubeconfig",
@@ -544,7 +523,7 @@ fn errors_are_one_clear_line_with_exit_code_2() {
     let bad = tmp.path("badtoken");
     server.kubeconfig_with_token(&bad, Some("expired-token"));
     one_error_line(
-        &pvlint(&tmp.0, &["cluster", "--kubeconfig", bad.to_str().unwrap()]),
+        &pvlint(&tmp, &["cluster", "--kubeconfig", bad.to_str().unwrap()]),
         "rejected the credentials of context \"replay\" (401 Unauthorized)",
     );
     drop(server);
@@ -554,7 +533,7 @@ fn errors_are_one_clear_line_with_exit_code_2() {
     sc.forbidden.insert("persistentvolumeclaims");
     let (_s, t2, kc2) = setup("e403", sc);
     one_error_line(
-        &pvlint(&t2.0, &["cluster", "--kubeconfig", kc2.to_str().unwrap()]),
+        &pvlint(&t2, &["cluster", "--kubeconfig", kc2.to_str().unwrap()]),
         "forbidden (403): persistentvolumeclaims is forbidden: User \"system:serviceaccount:pvlint:pvlint\" cannot list resource \"persistentvolumeclaims\"",
     );
 
@@ -563,7 +542,7 @@ fn errors_are_one_clear_line_with_exit_code_2() {
     sc.broken.insert("storageclasses");
     let (_s, t3, kc3) = setup("e500", sc);
     one_error_line(
-        &pvlint(&t3.0, &["cluster", "--kubeconfig", kc3.to_str().unwrap()]),
+        &pvlint(&t3, &["cluster", "--kubeconfig", kc3.to_str().unwrap()]),
         "answered 500 InternalError reading storageclasses.storage.k8s.io: Internal error occurred",
     );
 
@@ -573,7 +552,7 @@ fn errors_are_one_clear_line_with_exit_code_2() {
     let (_s, t4, kc4) = setup("etime", sc);
     one_error_line(
         &pvlint(
-            &t4.0,
+            &t4,
             &[
                 "cluster",
                 "--kubeconfig",
@@ -592,7 +571,7 @@ fn forbidden_optional_kinds_degrade_with_a_warning() {
     sc.forbidden.insert("volumeattachments");
     sc.forbidden.insert("nodes");
     let (_s, tmp, kc) = setup("optional", sc);
-    let o = cluster_json(&tmp.0, &kc, &[]);
+    let o = cluster_json(&tmp, &kc, &[]);
     assert_ne!(o.status.code(), Some(2), "{}", stderr(&o));
     let e = stderr(&o);
     let lines: Vec<&str> = e.lines().collect();
@@ -659,7 +638,7 @@ fn policy_reports_validate_against_the_crd_schema() {
             o
         }),
     );
-    let r = report(&cluster_json(&tmp.0, &kc, &[]));
+    let r = report(&cluster_json(&tmp, &kc, &[]));
     let list = pvlint_core::render::policy_reports(&r, 1_750_000_000);
     let items = list["items"].as_array().unwrap();
     let kinds: Vec<&str> = items.iter().map(|i| i["kind"].as_str().unwrap()).collect();
@@ -738,7 +717,7 @@ fn real_kubectl_reads_the_replay_server_and_its_output_gives_the_same_findings()
         // Every resource, by name, one kind at a time (discovery, then paged lists).
         let mut names = 0;
         for kind in EVERY_KIND.split(',') {
-            let o = kubectl_run(&k, &tmp.0, &kc, &["get", kind, "-A", "-o", "name"]);
+            let o = kubectl_run(&k, &tmp, &kc, &["get", kind, "-A", "-o", "name"]);
             assert!(
                 o.status.success(),
                 "{tag}: kubectl get {kind}: {}",
@@ -752,10 +731,10 @@ fn real_kubectl_reads_the_replay_server_and_its_output_gives_the_same_findings()
             assert!(server.log().iter().any(|l| l.contains("continue=")));
         }
         // A table, as a user types it.
-        let o = kubectl_run(&k, &tmp.0, &kc, &["get", "pv"]);
+        let o = kubectl_run(&k, &tmp, &kc, &["get", "pv"]);
         assert!(o.status.success(), "{tag}: kubectl get pv: {}", stderr(&o));
         // Single objects and a NotFound Status.
-        let o = kubectl_run(&k, &tmp.0, &kc, &["get", "pv", "no-such-volume"]);
+        let o = kubectl_run(&k, &tmp, &kc, &["get", "pv", "no-such-volume"]);
         assert!(!o.status.success());
         assert!(
             stderr(&o).contains("persistentvolumes \"no-such-volume\" not found"),
@@ -763,12 +742,12 @@ fn real_kubectl_reads_the_replay_server_and_its_output_gives_the_same_findings()
             stderr(&o)
         );
         // kubectl's YAML, fed to --cluster-state, gives what pvlint cluster finds live.
-        let o = kubectl_run(&k, &tmp.0, &kc, &["get", EVERY_KIND, "-A", "-o", "yaml"]);
+        let o = kubectl_run(&k, &tmp, &kc, &["get", EVERY_KIND, "-A", "-o", "yaml"]);
         assert!(o.status.success(), "{tag}: {}", stderr(&o));
         let exported = tmp.path("kubectl.yaml");
         std::fs::write(&exported, &o.stdout).unwrap();
         let offline = report(&pvlint(
-            &tmp.0,
+            &tmp,
             &[
                 "cluster",
                 "--cluster-state",
@@ -779,7 +758,7 @@ fn real_kubectl_reads_the_replay_server_and_its_output_gives_the_same_findings()
                 "json",
             ],
         ));
-        let live = report(&cluster_json(&tmp.0, &kc, &[]));
+        let live = report(&cluster_json(&tmp, &kc, &[]));
         assert_eq!(findings(&offline), findings(&live), "{tag}");
         assert_eq!(offline.summary.objects, live.summary.objects, "{tag}");
     }
@@ -788,7 +767,7 @@ fn real_kubectl_reads_the_replay_server_and_its_output_gives_the_same_findings()
     sc.token = None;
     sc.forbidden.insert("volumeattachments");
     let (_s, tmp, kc) = setup("kerr", sc);
-    let o = kubectl_run(&k, &tmp.0, &kc, &["get", "volumeattachments"]);
+    let o = kubectl_run(&k, &tmp, &kc, &["get", "volumeattachments"]);
     assert!(
         stderr(&o).contains("volumeattachments.storage.k8s.io is forbidden: User \"system:serviceaccount:pvlint:pvlint\" cannot list resource \"volumeattachments\" in API group \"storage.k8s.io\" at the cluster scope"),
         "{}",
@@ -805,7 +784,7 @@ fn kubectl_accepts_the_policy_reports() {
     sc.token = None;
     let (_s, tmp, kc) = setup("kpolr", sc);
     let o = pvlint(
-        &tmp.0,
+        &tmp,
         &[
             "cluster",
             "--kubeconfig",
@@ -819,7 +798,7 @@ fn kubectl_accepts_the_policy_reports() {
     // kubectl parses the YAML and maps the kinds through the server's discovery.
     let o = kubectl_run(
         &k,
-        &tmp.0,
+        &tmp,
         &kc,
         &[
             "create",
@@ -870,7 +849,7 @@ fn progress_line_on_a_terminal_only() {
     );
     let o = Command::new("script")
         .args(["-qec", &cmd, "/dev/null"])
-        .env("HOME", &tmp.0)
+        .env("HOME", &*tmp)
         .env_remove("KUBECONFIG")
         .output()
         .unwrap();
@@ -888,14 +867,14 @@ fn progress_line_on_a_terminal_only() {
 fn the_settings_file_switches_rules_off_and_sets_the_exit_threshold() {
     let (_s, tmp, kc) = setup("config", Scenario::new(scenarios::seed000()));
     let saved = tmp.path("state.yaml");
-    let live = cluster_json(&tmp.0, &kc, &["--save", saved.to_str().unwrap()]);
+    let live = cluster_json(&tmp, &kc, &["--save", saved.to_str().unwrap()]);
     let before = findings(&report(&live));
     assert!(before.iter().any(|f| f.0 == "claim-lost"), "{before:?}");
     assert_eq!(live.status.code(), Some(1));
     let cfg = tmp.path("pvlint.yaml");
     std::fs::write(&cfg, "failOn: never\nrules:\n  claim-lost: off\n").unwrap();
     let o = pvlint(
-        &tmp.0,
+        &tmp,
         &[
             "cluster",
             "--cluster-state",
@@ -917,7 +896,7 @@ fn the_settings_file_switches_rules_off_and_sets_the_exit_threshold() {
     )
     .unwrap();
     let o = pvlint(
-        &tmp.0,
+        &tmp,
         &[
             "cluster",
             "--cluster-state",
@@ -948,7 +927,7 @@ fn the_settings_file_switches_rules_off_and_sets_the_exit_threshold() {
             cfg.to_str().unwrap(),
         ];
         args.extend_from_slice(extra);
-        pvlint(&tmp.0, &args)
+        pvlint(&tmp, &args)
     };
     // --kube-version decides without a word.
     let o = with(&["--kube-version", "1.31"], &saved);
@@ -965,7 +944,7 @@ fn the_settings_file_switches_rules_off_and_sets_the_exit_threshold() {
     // A broken settings file is one clear error, exit 2.
     std::fs::write(&cfg, "failOn: sometimes\n").unwrap();
     let o = pvlint(
-        &tmp.0,
+        &tmp,
         &[
             "cluster",
             "--cluster-state",
@@ -996,7 +975,7 @@ fn a_claim_created_during_the_scan_is_read_again_not_reported_missing() {
     let mut scenario = Scenario::new(objects);
     scenario.late = vec![late];
     let (_s, tmp, kc) = setup("late", scenario);
-    let o = cluster_json(&tmp.0, &kc, &[]);
+    let o = cluster_json(&tmp, &kc, &[]);
     let r = report(&o);
     assert_eq!(findings(&r), vec![], "{}", stderr(&o));
     assert_eq!(o.status.code(), Some(0));
@@ -1009,7 +988,7 @@ fn a_claim_created_during_the_scan_is_read_again_not_reported_missing() {
 #[test]
 fn the_real_wire_format_of_a_v1_34_9_server() {
     let (server, tmp, kc) = setup("wire", scenarios::oracle_wire());
-    let o = cluster_json(&tmp.0, &kc, &[]);
+    let o = cluster_json(&tmp, &kc, &[]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let r = report(&o);
     assert_eq!(r.options.kube_version.to_string(), "1.34");
@@ -1062,7 +1041,7 @@ fn the_real_wire_format_of_a_v1_34_9_server() {
 #[test]
 fn real_continue_tokens_lead_through_the_pages() {
     let (server, tmp, kc) = setup("wire-pages", scenarios::oracle_wire());
-    let o = cluster_json(&tmp.0, &kc, &["--namespace", "shop"]);
+    let o = cluster_json(&tmp, &kc, &["--namespace", "shop"]);
     let r = report(&o);
     let claims: Vec<String> = r
         .findings
@@ -1100,7 +1079,7 @@ fn the_real_404_status_reads_as_kubectl_printed_it() {
     let (_server, tmp, kc) = setup("wire-404", sc);
     let o = kubectl_run(
         &bin,
-        &tmp.0,
+        &tmp,
         &kc,
         &["get", "--raw", "/api/v1/persistentvolumes/does-not-exist"],
     );
@@ -1180,7 +1159,7 @@ fn one_update_gets_one_verdict_on_every_host() {
             v
         };
         let offline = pvlint(
-            &tmp.0,
+            &tmp,
             &[
                 "lint",
                 "--format",
@@ -1191,7 +1170,7 @@ fn one_update_gets_one_verdict_on_every_host() {
             ],
         );
         let live = pvlint(
-            &tmp.0,
+            &tmp,
             &[
                 "lint",
                 "--format",

