@@ -2,7 +2,7 @@
 //! rejects is reported (`invalid-field-value`, error) with the field and the reason, and takes
 //! no part in the simulation; an object it accepts is not reported.
 
-use pvlint_core::{api, Request, Source};
+use pvlint_core::{api, FieldValidation, Request, Source};
 
 const PV_HEAD: &str = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv1}\nspec:\n";
 const PVC_HEAD: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c1}\nspec:\n";
@@ -176,27 +176,61 @@ fn of_two_definitions_the_accepted_one_exists() {
         let text = format!("{first}---\n{second}");
         assert_eq!(text.lines().nth(8), Some("apiVersion: v1"));
         let req = Request::new(vec![Source::new("c.yaml", text.clone())]);
-        let s = api::simulate(&req).unwrap();
-        assert_eq!(s.claims.len(), 1, "{text}\n{:?}", s.claims);
-        let at = s.claims[0]
-            .origin
-            .at
-            .as_ref()
-            .expect("a claim of the input");
-        assert!(stands.contains(&at.line), "{text}\n{:?}", s.claims[0]);
-        let report = api::lint(&req);
-        let rules: Vec<(&str, u32)> = report
-            .findings
-            .iter()
-            .map(|f| (f.rule.as_ref(), f.location.line))
-            .collect();
+        let rules = the_claim_stands(&req, stands);
         assert!(
-            rules.iter().any(|(r, _)| *r == "invalid-field-value"),
+            rules.iter().any(|r| r == "invalid-field-value"),
             "{rules:?}"
         );
-        assert!(
-            !rules.iter().any(|(r, _)| *r == "duplicate-object"),
-            "{rules:?}"
+        assert!(!rules.iter().any(|r| r == "duplicate-object"), "{rules:?}");
+    }
+}
+
+/// kubectl's default field validation rejects a definition with a field the API does not know
+/// ("strict decoding error: unknown field"): like any definition rejected on create, it leaves
+/// the next definition of the object to create it (apply.go `applyOneObject` finds nothing and
+/// creates). With `--validate=warn` the field is dropped, the first definition creates the
+/// object, and the second, changing an immutable field, is a refused update.
+#[test]
+fn a_definition_with_an_unknown_field_does_not_create_the_object_under_strict_validation() {
+    let claim = |extra: &str, mode: &str| {
+        format!("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: data}}\nspec:\n  accessModes: [{mode}]\n  storageClassName: \"\"\n  resources: {{requests: {{storage: 5Gi}}}}\n{extra}")
+    };
+    let text = format!(
+        "{}---\n{}",
+        claim("  storageClass: fast\n", "ReadWriteMany"),
+        claim("", "ReadWriteOnce")
+    );
+    // The first document is lines 1 to 8, the second 10 to 16.
+    assert_eq!(text.lines().nth(9), Some("apiVersion: v1"));
+    for (validation, stands, duplicate) in [
+        (FieldValidation::Strict, 10..=16, false),
+        (FieldValidation::Warn, 1..=8, true),
+    ] {
+        let mut req = Request::new(vec![Source::new("c.yaml", text.clone())]);
+        req.options.field_validation = validation;
+        let rules = the_claim_stands(&req, stands);
+        assert_eq!(
+            rules.iter().any(|r| r == "duplicate-object"),
+            duplicate,
+            "{validation:?}: {rules:?}"
         );
     }
+}
+
+/// Asserts that `req` (one claim, defined twice) makes one claim, from the definition on the
+/// lines `stands`; gives the rules `lint` reports.
+fn the_claim_stands(req: &Request, stands: std::ops::RangeInclusive<u32>) -> Vec<String> {
+    let s = api::simulate(req).unwrap();
+    assert_eq!(s.claims.len(), 1, "{:?}", s.claims);
+    let at = s.claims[0]
+        .origin
+        .at
+        .as_ref()
+        .expect("a claim of the input");
+    assert!(stands.contains(&at.line), "{:?}", s.claims[0]);
+    api::lint(req)
+        .findings
+        .iter()
+        .map(|f| f.rule.to_string())
+        .collect()
 }

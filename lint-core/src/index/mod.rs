@@ -64,6 +64,10 @@ pub struct Index {
     pub generate_named: std::collections::HashSet<(SourceId, usize)>,
     /// The Kubernetes release the input is applied to: it decides which API versions exist.
     pub(crate) version: crate::options::KubeVersion,
+    /// The field validation of the apply that creates these objects: with `Strict` (kubectl's
+    /// default) an object with a field the API does not know is rejected. `Warn` for objects
+    /// that exist already (a cluster's state).
+    pub(crate) field_validation: crate::options::FieldValidation,
     /// Objects of an API version that release no longer serves: never created, nothing else
     /// is read of them.
     pub removed: Vec<(ObjId, &'static crate::apiversions::Removed)>,
@@ -106,9 +110,11 @@ impl Index {
         sources: &[Source],
         ids: &[SourceId],
         version: crate::options::KubeVersion,
+        field_validation: crate::options::FieldValidation,
     ) -> Index {
         let mut ix = Index {
             version,
+            field_validation,
             ..Index::default()
         };
         let kustomize = crate::kustomize::non_resources(sources);
@@ -126,14 +132,25 @@ impl Index {
         ix
     }
 
-    /// Indexes `sources` for the default Kubernetes release.
+    /// Indexes `sources` for the default Kubernetes release, as objects that exist (no field
+    /// validation rejects one).
     pub fn build(sources: &[Source]) -> Index {
         Index::build_for(sources, crate::options::KubeVersion::DEFAULT)
     }
 
-    /// Indexes `sources` for Kubernetes `version`.
+    /// Indexes `sources` for Kubernetes `version`, as objects that exist: a cluster's state.
     pub fn build_for(sources: &[Source], version: crate::options::KubeVersion) -> Index {
-        Index::load(sources).with_views(version)
+        Index::load(sources).with_views(version, crate::options::FieldValidation::Warn)
+    }
+
+    /// Indexes manifests that an apply with `field_validation` creates, for Kubernetes
+    /// `version`.
+    pub fn build_applied(
+        sources: &[Source],
+        version: crate::options::KubeVersion,
+        field_validation: crate::options::FieldValidation,
+    ) -> Index {
+        Index::load(sources).with_views(version, field_validation)
     }
 
     /// Reads every object of `sources`, and the files rendered ones came from, but builds no
@@ -154,9 +171,15 @@ impl Index {
         ix
     }
 
-    /// Builds the typed views of a [loaded](Index::load) index, for Kubernetes `version`.
-    pub(crate) fn with_views(mut self, version: crate::options::KubeVersion) -> Index {
+    /// Builds the typed views of a [loaded](Index::load) index, for Kubernetes `version` and an
+    /// apply with `field_validation`.
+    pub(crate) fn with_views(
+        mut self,
+        version: crate::options::KubeVersion,
+        field_validation: crate::options::FieldValidation,
+    ) -> Index {
         self.version = version;
+        self.field_validation = field_validation;
         self.build_views();
         self
     }

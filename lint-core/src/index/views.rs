@@ -130,6 +130,9 @@ impl Index {
         if !model::reaches_api_server(&obj.api_version, &obj.kind) {
             return false;
         }
+        if self.rejected_for_unknown_fields(id) {
+            return true;
+        }
         let mut diags = Vec::new();
         let mut r = Reader::new(obj, id, &mut diags);
         let _ = read_object(obj, id, self.version, &mut r);
@@ -168,26 +171,18 @@ impl Index {
         self.workloads.reserve_exact(workloads);
     }
 
-    /// kubectl's default field validation (`--validate=strict`, the API server's
-    /// `fieldValidation=Strict`): an object with a field the API does not know is rejected
-    /// ("strict decoding error: unknown field") and never exists. With `warn` (Helm,
-    /// client-go, `--validate=warn`) the field is dropped and the object created.
-    pub(crate) fn reject_unknown_fields(&mut self, validation: crate::options::FieldValidation) {
-        if !validation.is_strict() {
-            return;
-        }
-        for (id, obj) in self.objects.iter().enumerate() {
-            if obj.from_patch
-                || self.superseded.contains(&id)
-                || !model::reaches_api_server(&obj.api_version, &obj.kind)
-                || !matches!(model::known_kind(&obj.api_version, &obj.kind), Some((c, _)) if c != model::KindClass::Other)
-            {
-                continue;
-            }
-            if !crate::schema::unknown_fields(&obj.kind, obj.root(), false).is_empty() {
-                self.rejected.insert(id);
-            }
-        }
+    /// Whether the apply's field validation rejects object `id`: kubectl's default
+    /// (`--validate=strict`, the API server's `fieldValidation=Strict`) rejects an object with a
+    /// field the API does not know ("strict decoding error: unknown field"), and it never
+    /// exists. With `warn` (Helm, client-go, `--validate=warn`) the field is dropped and the
+    /// object created; a cluster's own objects exist already.
+    fn rejected_for_unknown_fields(&self, id: ObjId) -> bool {
+        let obj = &self.objects[id];
+        self.field_validation.is_strict()
+            && !obj.from_patch
+            && model::reaches_api_server(&obj.api_version, &obj.kind)
+            && matches!(model::known_kind(&obj.api_version, &obj.kind), Some((c, _)) if c != model::KindClass::Other)
+            && !crate::schema::unknown_fields(&obj.kind, obj.root(), false).is_empty()
     }
 
     pub(super) fn build_views(&mut self) {
@@ -206,6 +201,7 @@ impl Index {
         self.find_duplicates();
         self.reserve_views();
         let mut diags = std::mem::take(&mut self.diags);
+        let mut strict_rejected = Vec::new();
         for (id, obj) in self.objects.iter().enumerate() {
             if !model::reaches_api_server(&obj.api_version, &obj.kind)
                 || self.superseded.contains(&id)
@@ -228,9 +224,14 @@ impl Index {
             let read = read_object(obj, id, self.version, &mut r);
             // Two definitions of one object are both read when one of them is rejected
             // (`find_duplicates`): a lookup by name finds the one that exists.
-            let rejected = diags[before..]
-                .iter()
-                .any(|d| d.rejects() || d.kind.unrendered());
+            let unknown_fields = self.rejected_for_unknown_fields(id);
+            if unknown_fields {
+                strict_rejected.push(id);
+            }
+            let rejected = unknown_fields
+                || diags[before..]
+                    .iter()
+                    .any(|d| d.rejects() || d.kind.unrendered());
             match read {
                 Read::Pv(pv) => {
                     self.pv_classes.insert(pv.class.clone());
@@ -268,8 +269,10 @@ impl Index {
                 Read::Other => {}
             }
         }
-        // Objects that never exist as written: the API server rejects them, or they are
-        // unrendered templates (what they become is unknown).
+        // Objects that never exist as written: the API server rejects them (their fields, or a
+        // field it does not know), or they are unrendered templates (what they become is
+        // unknown).
+        self.rejected.extend(strict_rejected);
         self.rejected.extend(
             diags
                 .iter()

@@ -12,8 +12,11 @@ use crate::rules::{self, Context, Sink};
 use crate::sim::{self, Side};
 
 pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
-    let mut manifests = Index::build_for(&req.sources, req.options.kube_version);
-    manifests.reject_unknown_fields(req.options.field_validation);
+    let manifests = Index::build_applied(
+        &req.sources,
+        req.options.kube_version,
+        req.options.field_validation,
+    );
     let world = sim::simulate(cluster, &manifests, &req.options, true);
     let live = Live::read(&cluster.objects);
     // A ReplicaSet of a Deployment, a Job of a CronJob, a Pod of either: the owner is judged.

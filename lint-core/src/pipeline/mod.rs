@@ -64,7 +64,7 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
         all = audit::run(req, &mut cluster);
     } else if let Some(ix) = loaded {
         let live = index::LiveObjects::of(&cluster);
-        let mut ix = ix.with_views(req.options.kube_version);
+        let mut ix = ix.with_views(req.options.kube_version, req.options.field_validation);
         let set = SetContext::new(
             &sets[0],
             req.grouping(),
@@ -85,7 +85,12 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
         let mut indexes: Vec<index::Index> = sets
             .iter()
             .map(|set| {
-                index::Index::build_set(&req.sources, &set.sources, req.options.kube_version)
+                index::Index::build_set(
+                    &req.sources,
+                    &set.sources,
+                    req.options.kube_version,
+                    req.options.field_validation,
+                )
             })
             .collect();
         // What the other sets define cluster-wide (each directory's, or each file's with
@@ -226,7 +231,6 @@ fn run_rules(
     options: &Options,
     set: &SetContext,
 ) -> Run {
-    ix.reject_unknown_fields(options.field_validation);
     ix.check_live_updates(live);
     let elsewhere = &set.elsewhere;
     let enabled: Vec<&Rule> = rules::ALL

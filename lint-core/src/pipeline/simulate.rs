@@ -18,8 +18,11 @@ type StepReport<'a> = dyn FnMut(&sim::World, Option<&Operation>, Vec<RefusedUpda
 /// Where timing decides (claims created together, volumes created in the same apply), the
 /// outcomes other timings give are listed too (`alternatives`).
 pub(crate) fn simulate(req: &Request) -> Result<Simulation, String> {
-    let mut manifests = Index::build_for(&req.sources, req.options.kube_version);
-    manifests.reject_unknown_fields(req.options.field_validation);
+    let mut manifests = Index::build_applied(
+        &req.sources,
+        req.options.kube_version,
+        req.options.field_validation,
+    );
     let cluster = Index::build_for(&req.cluster, req.options.kube_version);
     manifests.check_live_updates(&crate::index::LiveObjects::of(&cluster));
     // Applied as one `kubectl apply`: in file order, unless kustomize sorts it by kind.
@@ -35,11 +38,11 @@ pub(crate) fn simulate(req: &Request) -> Result<Simulation, String> {
         .operations
         .iter()
         .map(|op| match op {
-            Operation::Apply { sources } => {
-                let mut more = Index::build_for(sources, req.options.kube_version);
-                more.reject_unknown_fields(req.options.field_validation);
-                Some(more)
-            }
+            Operation::Apply { sources } => Some(Index::build_applied(
+                sources,
+                req.options.kube_version,
+                req.options.field_validation,
+            )),
             _ => None,
         })
         .collect();
