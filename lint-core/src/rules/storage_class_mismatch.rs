@@ -80,12 +80,19 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             // (syncUnboundClaim assigns one only when spec.volumeName is empty).
             sim::ClassSource::None
                 if c.class_name().is_empty()
-                    && matches!(c.origin, sim::Origin::Object { side: sim::Side::Manifest, .. }) =>
+                    && matches!(
+                        c.origin,
+                        sim::Origin::Object {
+                            side: sim::Side::Manifest,
+                            ..
+                        }
+                    ) =>
             {
                 match w.default_class() {
-                Ok(Some(d)) => format!(
-                    "no class (it is created before StorageClass {d}, the default, which comes after it in file order)"
-                ),
+                    Ok(Some(d)) => format!(
+                        "no class (it is created before StorageClass {d}, the default, {})",
+                        "which comes after it in file order"
+                    ),
                     _ => "no class".to_string(),
                 }
             }
