@@ -45,7 +45,8 @@ if [ "$ext" = zip ]; then
   fi
 else
   epoch=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 0)}
-  if tar --version 2>/dev/null | grep -q 'GNU tar'; then
+  # Not `| grep -q`: under pipefail its early exit can fail the pipe with SIGPIPE.
+  if [[ "$(tar --version 2>/dev/null)" == *"GNU tar"* ]]; then
     tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" \
       -C "$stage" -cf - "${files[@]}" | gzip -9n > "$out/$name"
   else
