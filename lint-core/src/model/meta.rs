@@ -39,6 +39,48 @@ pub(crate) fn read_meta(r: &mut Reader<'_>, prefix: &str) -> Meta {
     }
 }
 
+/// One entry of `metadata.ownerReferences`, complete (apiVersion, kind, name and uid all
+/// given, as ValidateOwnerReferences requires). The garbage collector deletes an object whose
+/// owners are all gone: no object of that kind and name, or one with another UID
+/// (garbagecollector.go `isDangling`, `attemptToDeleteItem`).
+#[derive(Debug, Clone)]
+pub struct OwnerRef {
+    pub api_version: Str,
+    pub kind: Str,
+    pub name: Str,
+    pub uid: Spanned<Str>,
+}
+
+/// `<prefix>metadata.ownerReferences`, when every entry is complete. An entry without
+/// apiVersion, kind, name or uid makes the API server reject the object
+/// (`metadata.ownerReferences.uid: Invalid value: "": must not be empty`): then none are
+/// returned, and no finding rests on them.
+pub(crate) fn read_owners(r: &mut Reader<'_>, prefix: &str) -> Box<[OwnerRef]> {
+    let path = format!("{prefix}metadata.ownerReferences");
+    let Some(items) = r.seq(&path) else {
+        return Box::default();
+    };
+    let mut owners = Vec::with_capacity(items.len());
+    for i in 0..items.len() {
+        let mut s = |key: &str| {
+            r.string(&format!("{path}[{i}].{key}"))
+                .filter(|s| !s.value.is_empty())
+        };
+        let (Some(api_version), Some(kind), Some(name), Some(uid)) =
+            (s("apiVersion"), s("kind"), s("name"), s("uid"))
+        else {
+            return Box::default();
+        };
+        owners.push(OwnerRef {
+            api_version: api_version.value,
+            kind: kind.value,
+            name: name.value,
+            uid,
+        });
+    }
+    owners.into_boxed_slice()
+}
+
 /// A map of string values (labels); ill-typed values are reported by the metadata check and
 /// left out here.
 pub(crate) fn read_labels(r: &mut Reader<'_>, path: &str) -> Labels {

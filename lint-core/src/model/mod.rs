@@ -16,6 +16,7 @@ mod workload;
 pub use kinds::{
     group_of, known_kind, reaches_api_server, KindClass, BUILTIN_GROUPS, BUILTIN_KINDS,
 };
+pub use meta::OwnerRef;
 pub use placement::Placement;
 pub(crate) use reader::parse_int;
 pub use reader::{join, Reader};

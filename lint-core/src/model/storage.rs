@@ -1,6 +1,6 @@
 //! Typed views of PersistentVolumes, PersistentVolumeClaims, StorageClasses and CSIDrivers.
 
-use super::meta::{read_meta, read_selector, Meta};
+use super::meta::{read_meta, read_owners, read_selector, Meta, OwnerRef};
 use super::{Field, ObjId, Object, Reader, Spanned};
 use crate::binding::LabelSelector;
 use crate::finding::Severity;
@@ -120,6 +120,9 @@ pub struct Pvc {
     pub data_source: Option<Box<DataSource>>,
     /// The claim's metadata (a template's own metadata for StatefulSet templates).
     pub meta: Meta,
+    /// metadata.ownerReferences of a claim object (none for templates: the StatefulSet
+    /// controller sets a claim's owners); empty unless every entry is complete.
+    pub owners: Box<[OwnerRef]>,
     /// The `spec:` entry, key and value (None when there is none): see [`Pvc::spec_field`].
     spec_span: Option<Span>,
 }
@@ -472,6 +475,11 @@ pub(crate) fn read_claim(
             }))
         });
     let meta = read_meta(r, prefix);
+    let owners = if template_of.is_none() {
+        read_owners(r, prefix)
+    } else {
+        Box::default()
+    };
     Pvc {
         obj: id,
         name,
@@ -491,6 +499,7 @@ pub(crate) fn read_claim(
         selected_node: ann.and_then(|a| a.get(kube::ANN_SELECTED_NODE)).is_some(),
         data_source,
         meta,
+        owners,
         spec_span: {
             let spec = obj.key_field(&p("spec"));
             (!spec.path.is_empty()).then_some(spec.span)

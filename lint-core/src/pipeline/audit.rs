@@ -33,6 +33,7 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
             side: Side::Manifest,
             live: None,
             served_elsewhere: &[],
+            cluster: Some(cluster),
         };
         for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {
             if rule.scope.on_manifests() {
@@ -48,6 +49,7 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
         side: Side::Cluster,
         served_elsewhere: &[],
         live: Some(&live),
+        cluster: None,
     };
     let mut on_cluster = Vec::new();
     for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {

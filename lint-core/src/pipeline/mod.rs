@@ -245,7 +245,14 @@ fn run_rules(
         Reads::Written,
         &enabled,
         &mut found,
-        &manifest_context(sources, ix, options, &unrun, set),
+        &manifest_context(
+            sources,
+            ix,
+            options,
+            &unrun,
+            set,
+            cluster_given.then_some(cluster),
+        ),
     );
     let annotations = Annotations::read(ix);
     ix.release_trees();
@@ -261,7 +268,14 @@ fn run_rules(
         Reads::Simulation,
         &enabled,
         &mut found,
-        &manifest_context(sources, ix, options, &world, set),
+        &manifest_context(
+            sources,
+            ix,
+            options,
+            &world,
+            set,
+            cluster_given.then_some(cluster),
+        ),
     );
     // The simulation is not needed any more: give its memory back before the findings are
     // put in one vector, so that the two are not at the peak together.
@@ -308,6 +322,7 @@ fn manifest_context<'a>(
     options: &'a Options,
     world: &'a sim::World,
     set: &'a SetContext,
+    cluster: Option<&'a index::Index>,
 ) -> rules::Context<'a> {
     rules::Context {
         sources,
@@ -317,6 +332,7 @@ fn manifest_context<'a>(
         side: sim::Side::Manifest,
         live: None,
         served_elsewhere: &set.served_elsewhere,
+        cluster,
     }
 }
 

@@ -25,6 +25,10 @@ pub(crate) struct Context<'a> {
     pub live: Option<&'a crate::model::live::Live>,
     /// Objects the input's other apply sets define at a served API version.
     pub served_elsewhere: &'a [crate::index::Served],
+    /// The cluster state the manifests are applied onto, when it is given (`--cluster-state`,
+    /// a live cluster, an admission request's cluster); None on the cluster side of an audit,
+    /// whose `index` it is.
+    pub cluster: Option<&'a Index>,
 }
 
 impl Context<'_> {
@@ -346,4 +350,89 @@ pub(crate) fn node_spread_assumption(
         .describe(),
         None => sim::Assumption::PodsOnSeveralNodes.describe(),
     })
+}
+
+/// What becomes of a claim's data when the claim is deleted (a StatefulSet's retention policy,
+/// the garbage collector, a user): the deleted claim releases its volume, whose reclaim policy
+/// runs.
+pub(crate) enum DataFate {
+    /// Certain from the input (or the cluster state): the class says Delete.
+    Deleted(String),
+    /// The claim is bound to these volumes (not provisioned in the simulation), whose
+    /// reclaimPolicy is Delete.
+    Volumes(Vec<Str>),
+    /// The class is not known: its reclaim policy is assumed to be Delete.
+    Assumed { class: String, assumption: Str },
+}
+
+impl DataFate {
+    /// Why the data goes, as a clause ("StorageClass fast provisions volumes with reclaimPolicy
+    /// Delete"), and the assumption it rests on.
+    pub fn why(&self) -> Option<(String, Option<Str>)> {
+        Some(match self {
+            DataFate::Deleted(why) => (why.clone(), None),
+            DataFate::Volumes(names) => (
+                match names.as_slice() {
+                    [one] => format!("PersistentVolume {one} has reclaimPolicy Delete"),
+                    [a, b] => format!("PersistentVolumes {a} and {b} have reclaimPolicy Delete"),
+                    [a, b, rest @ ..] => format!(
+                        "PersistentVolumes {a}, {b} and {} more have reclaimPolicy Delete",
+                        rest.len()
+                    ),
+                    [] => return None,
+                },
+                None,
+            ),
+            DataFate::Assumed { class, assumption } => (
+                format!("{class} provisions volumes with reclaimPolicy Delete"),
+                Some(assumption.clone()),
+            ),
+        })
+    }
+}
+
+impl Context<'_> {
+    /// What becomes of the data of claim `id` when the claim is deleted; None when it stays.
+    pub fn data_fate(&self, id: ClaimId) -> Option<DataFate> {
+        let w = self.sim;
+        let c = w.claim(id);
+        if let ClaimState::Bound { volume, .. } = &c.state {
+            let v = w.volume(*volume);
+            if !w.if_released(*volume, false).storage.is_deleted() {
+                return None;
+            }
+            if !matches!(v.origin, sim::Origin::Provisioned { .. }) {
+                return Some(DataFate::Volumes(vec![v.name.clone()]));
+            }
+        }
+        // Provisioned, or to be: the class decides the reclaim policy of what it provisions.
+        let class = w.class(c.class_name())?;
+        // A class without a provisioner has only static volumes, each with its own policy.
+        if class.reclaim != crate::kube::ReclaimPolicy::Delete
+            || class.provisioner.as_deref() == Some(crate::kube::NO_PROVISIONER)
+        {
+            return None;
+        }
+        Some(match class.assumption() {
+            Some(_) => {
+                let name = c.class_name();
+                let class = if name == sim::load::ASSUMED_DEFAULT {
+                    "the cluster's default StorageClass".to_string()
+                } else {
+                    format!("StorageClass {name}")
+                };
+                DataFate::Assumed {
+                    assumption: sim::Assumption::ClassReclaimsDelete(Str::from(&class))
+                        .describe()
+                        .as_str()
+                        .into(),
+                    class,
+                }
+            }
+            None => DataFate::Deleted(format!(
+                "StorageClass {} provisions volumes with reclaimPolicy Delete",
+                class.name
+            )),
+        })
+    }
 }

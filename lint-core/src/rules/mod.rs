@@ -42,6 +42,7 @@ mod rwo_rolling_surge;
 mod rwo_shared_by_replicas;
 mod server_populated_fields;
 mod stale_claim_ref_uid;
+mod stale_owner_reference;
 mod stale_volume_attachment;
 mod static_pool_shortfall;
 mod storage_class_mismatch;
@@ -82,6 +83,7 @@ pub static ALL: &[&Rule] = &[
     &rwo_shared_by_replicas::RULE,
     &server_populated_fields::RULE,
     &stale_claim_ref_uid::RULE,
+    &stale_owner_reference::RULE,
     &stale_volume_attachment::RULE,
     &static_pool_shortfall::RULE,
     &storage_class_mismatch::RULE,

@@ -1,6 +1,7 @@
+use super::context::DataFate;
 use super::prelude::*;
 use crate::model::{ClaimRetention, WorkloadKind};
-use crate::sim::{push_once, Origin};
+use crate::sim::push_once;
 
 pub const RULE: Rule = Rule {
     id: "retention-deletes-data",
@@ -40,17 +41,6 @@ pub const RULE: Rule = Rule {
     reads: Reads::Simulation,
 };
 
-/// Why a claim's data goes with it; None when it stays.
-enum Fate {
-    /// Certain from the input (or the cluster state): the class says Delete.
-    Deleted(String),
-    /// The claims are bound to these volumes (not provisioned in the simulation), whose
-    /// reclaimPolicy is Delete.
-    Volumes(Vec<Str>),
-    /// The class is not known: its reclaim policy is assumed to be Delete.
-    Assumed { class: String, assumption: Str },
-}
-
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for w in ctx
         .index
@@ -63,13 +53,15 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         ];
         let claims = ctx.sim.claims_of_statefulset(ctx.side, w.obj);
         // One claim per template tells the template's fate (its class, or its volume).
-        let mut fates: Vec<(Str, Fate)> = Vec::new();
+        let mut fates: Vec<(Str, DataFate)> = Vec::new();
         for &id in claims {
             let c = ctx.sim.claim(id);
             let Some(t) = &c.template_of else { continue };
             let known = fates.iter_mut().find(|(name, _)| *name == t.template);
-            match (known, fate(ctx, id)) {
-                (Some((_, Fate::Volumes(all))), Some(Fate::Volumes(more))) => all.extend(more),
+            match (known, ctx.data_fate(id)) {
+                (Some((_, DataFate::Volumes(all))), Some(DataFate::Volumes(more))) => {
+                    all.extend(more)
+                }
                 (Some(_), _) | (None, None) => {}
                 (None, Some(f)) => fates.push((t.template.clone(), f)),
             }
@@ -99,57 +91,13 @@ enum Trigger {
     Deleted,
 }
 
-/// What becomes of the data of claim `id` when the claim is deleted.
-fn fate(ctx: &Context<'_>, id: ClaimId) -> Option<Fate> {
-    let w = ctx.sim;
-    let c = w.claim(id);
-    if let ClaimState::Bound { volume, .. } = &c.state {
-        let v = w.volume(*volume);
-        if !w.if_released(*volume, false).storage.is_deleted() {
-            return None;
-        }
-        if !matches!(v.origin, Origin::Provisioned { .. }) {
-            return Some(Fate::Volumes(vec![v.name.clone()]));
-        }
-    }
-    // Provisioned, or to be: the class decides the reclaim policy of what it provisions.
-    let class = w.class(c.class_name())?;
-    // A class without a provisioner has only static volumes, each with its own policy.
-    if class.reclaim != ReclaimPolicy::Delete
-        || class.provisioner.as_deref() == Some(kube::NO_PROVISIONER)
-    {
-        return None;
-    }
-    Some(match class.assumption() {
-        Some(_) => class_assumed(c.class_name()),
-        None => Fate::Deleted(format!(
-            "StorageClass {} provisions volumes with reclaimPolicy Delete",
-            class.name
-        )),
-    })
-}
-
-fn class_assumed(name: &str) -> Fate {
-    let class = if name == crate::sim::load::ASSUMED_DEFAULT {
-        "the cluster's default StorageClass".to_string()
-    } else {
-        format!("StorageClass {name}")
-    };
-    Fate::Assumed {
-        assumption: Assumption::ClassReclaimsDelete(Str::from(&class))
-            .describe()
-            .into_str(),
-        class,
-    }
-}
-
 fn report(
     ctx: &Context<'_>,
     sink: &mut Sink<'_>,
     w: &Workload,
     field: &Field,
     trigger: Trigger,
-    fates: &[(Str, Fate)],
+    fates: &[(Str, DataFate)],
 ) {
     let names = fates
         .iter()
@@ -159,22 +107,12 @@ fn report(
     // Texts and assumptions shared by several templates are said once.
     let (mut why, mut assumptions): (Vec<String>, Vec<Str>) = (Vec::new(), Vec::new());
     for (_, f) in fates {
-        let text = match f {
-            Fate::Deleted(why) => why.clone(),
-            Fate::Volumes(names) => match names.as_slice() {
-                [one] => format!("PersistentVolume {one} has reclaimPolicy Delete"),
-                [a, b] => format!("PersistentVolumes {a} and {b} have reclaimPolicy Delete"),
-                [a, b, rest @ ..] => format!(
-                    "PersistentVolumes {a}, {b} and {} more have reclaimPolicy Delete",
-                    rest.len()
-                ),
-                [] => continue,
-            },
-            Fate::Assumed { class, assumption } => {
-                push_once(&mut assumptions, assumption.clone());
-                format!("{class} provisions volumes with reclaimPolicy Delete")
-            }
+        let Some((text, assumption)) = f.why() else {
+            continue;
         };
+        if let Some(a) = assumption {
+            push_once(&mut assumptions, a);
+        }
         push_once(&mut why, text);
     }
     let (headline, summary) = match trigger {

@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
               object exists, applying the file again sends the stale resourceVersion with the patch and fails \
               with a Conflict (\"the object has been modified; please apply your changes to the latest \
               version\"). Their presence means the rest of the manifest may carry identity that breaks here too \
-              (see stale-claim-ref-uid, bind-completed-without-volume).",
+              (see stale-claim-ref-uid, stale-owner-reference, bind-completed-without-volume).",
         example: include_str!("../../tests/fixtures/server-populated-fields/bad.yaml"),
         fix: "Strip server-populated fields before applying, e.g. \
               `yq 'del(.metadata.uid, .metadata.resourceVersion, .metadata.creationTimestamp, .metadata.selfLink, .metadata.generation, .metadata.managedFields, .status)'`.",

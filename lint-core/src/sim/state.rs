@@ -126,6 +126,12 @@ pub enum Assumption {
     RejectedClassOnly(Str),
     /// No PersistentVolume of the cluster matches a claim, besides those in the input.
     NoOtherVolumes,
+    /// No object of the cluster is the owner an ownerReference names (as written: "StatefulSet
+    /// web with UID ..."): its UID is one of the cluster the manifest was read from.
+    OwnerAbsent(Str),
+    /// A custom kind an ownerReference names (as written: "Cluster (postgresql.cnpg.io/v1)") is
+    /// served: the garbage collector cannot look an owner up until it is.
+    OwnerKindServed(Str),
     /// No static provisioner creates volumes of a `kubernetes.io/no-provisioner` class at
     /// runtime (sig-storage-local-static-provisioner does, from the disks it finds).
     NoStaticProvisioner,

@@ -386,6 +386,51 @@ mod tests {
         );
     }
 
+    /// A claim created in the cluster with an owner that is not its controller (a tool's
+    /// `SetOwnerReference`): validating admission sees the UID and creationTimestamp the API
+    /// server has just set (rest.BeforeCreate runs before createValidation). That is no export
+    /// from another cluster, and the owner is not in the gathered state: stale-owner-reference
+    /// must say nothing.
+    #[test]
+    fn a_claim_created_with_an_owner_is_not_a_stale_owner() {
+        let mut c = pvc("app", "cache", None);
+        c["metadata"]["uid"] = json!("0b6d2f4e-5a71-4c39-9e8d-3c2b1a0f9e87");
+        c["metadata"]["creationTimestamp"] = json!("2026-11-27T10:00:00Z");
+        c["metadata"]["ownerReferences"] = json!([{"apiVersion": "apps/v1", "kind": "Deployment",
+            "name": "web", "uid": "7c1f3a52-93d4-4d0e-b1b5-2f0a6c9e1d44"}]);
+        let f = Fake {
+            objects: vec![
+                json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+                "metadata": {"name": "fast"}, "provisioner": "d"}),
+            ],
+            ..Fake::default()
+        };
+        let r = evaluate(
+            &payload(
+                review("CREATE", ("", "PersistentVolumeClaim"), c.clone(), None),
+                json!({"severityThreshold": "warning"}),
+            ),
+            &f,
+        );
+        assert!(r.accepted, "{r:?}");
+        let said = format!("{:?} {:?}", r.warnings, r.audit_annotations);
+        assert!(!said.contains("stale-owner-reference"), "{said}");
+        // The same claim as an export linted on its own is judged: the test can fail.
+        let text = serde_json::to_string(&c).unwrap();
+        let report = pvlint_core::api::lint(&Request {
+            sources: vec![Source::new("export.json", text)],
+            ..Request::default()
+        });
+        assert!(
+            report
+                .findings
+                .iter()
+                .any(|f| f.rule == "stale-owner-reference"),
+            "{:?}",
+            report.findings
+        );
+    }
+
     #[test]
     fn a_rule_downgraded_to_warn_only_warns() {
         let f = Fake {
