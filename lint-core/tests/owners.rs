@@ -332,3 +332,30 @@ fn a_custom_owner_kind_must_be_served() {
         c.assumptions
     );
 }
+
+/// A template placeholder in a reference (an unrendered chart) names no owner yet: not judged,
+/// and the claim is read as before.
+#[test]
+fn a_placeholder_in_a_reference_is_not_judged() {
+    let templated = OWNED.replace(
+        "      uid: 7c1f3a52-93d4-4d0e-b1b5-2f0a6c9e1d44\n",
+        "      uid: \"{{ .Values.ownerUid }}\"\n",
+    );
+    let pv = volume("Delete");
+    let r = lint(&[&templated, &pv], &[], Options::default());
+    assert!(owner_findings(&r).is_empty(), "{:#?}", owner_findings(&r));
+    let plain = OWNED.replace(
+        "      uid: 7c1f3a52-93d4-4d0e-b1b5-2f0a6c9e1d44\n",
+        "      uid: \"\"\n",
+    );
+    let rules = |r: &Report| {
+        r.findings
+            .iter()
+            .map(|f| f.rule.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        rules(&r),
+        rules(&lint(&[&plain, &pv], &[], Options::default()))
+    );
+}

@@ -54,17 +54,19 @@ pub struct OwnerRef {
 /// `<prefix>metadata.ownerReferences`, when every entry is complete. An entry without
 /// apiVersion, kind, name or uid makes the API server reject the object
 /// (`metadata.ownerReferences.uid: Invalid value: "": must not be empty`): then none are
-/// returned, and no finding rests on them.
-pub(crate) fn read_owners(r: &mut Reader<'_>, prefix: &str) -> Box<[OwnerRef]> {
+/// returned, and no finding rests on them. Read as written, without diagnostics: no rule
+/// judges the field's shape, and a template placeholder in it leaves the references out.
+pub(crate) fn read_owners(obj: &super::Object, prefix: &str) -> Box<[OwnerRef]> {
     let path = format!("{prefix}metadata.ownerReferences");
-    let Some(items) = r.seq(&path) else {
+    let Some(items) = obj.root().at(&path).and_then(Node::as_seq) else {
         return Box::default();
     };
     let mut owners = Vec::with_capacity(items.len());
-    for i in 0..items.len() {
-        let mut s = |key: &str| {
-            r.string(&format!("{path}[{i}].{key}"))
-                .filter(|s| !s.value.is_empty())
+    for (i, item) in items.iter().enumerate() {
+        let s = |key: &str| {
+            item.get(key)
+                .and_then(Node::as_str)
+                .filter(|v| !v.is_empty() && crate::template::in_value(v).is_none())
         };
         let (Some(api_version), Some(kind), Some(name), Some(uid)) =
             (s("apiVersion"), s("kind"), s("name"), s("uid"))
@@ -72,10 +74,16 @@ pub(crate) fn read_owners(r: &mut Reader<'_>, prefix: &str) -> Box<[OwnerRef]> {
             return Box::default();
         };
         owners.push(OwnerRef {
-            api_version: api_version.value,
-            kind: kind.value,
-            name: name.value,
-            uid,
+            api_version: Str::from(api_version),
+            kind: Str::from(kind),
+            name: Str::from(name),
+            uid: Spanned {
+                value: Str::from(uid),
+                field: Field {
+                    path: Str::from(format!("{path}[{i}].uid")),
+                    span: item.get("uid").map_or(item.span, |n| n.span),
+                },
+            },
         });
     }
     owners.into_boxed_slice()

@@ -476,7 +476,7 @@ pub(crate) fn read_claim(
         });
     let meta = read_meta(r, prefix);
     let owners = if template_of.is_none() {
-        read_owners(r, prefix)
+        read_owners(obj, prefix)
     } else {
         Box::default()
     };
