@@ -67,10 +67,12 @@ const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const gzOf = (s) => gzipSync(Buffer.from(s), { level: 9 }).length;
 const page = gzOf(html);
 console.log(`playground: ${join(outDir, "index.html")} (${kib(Buffer.byteLength(html))}, ${kib(page)} gzipped; budget 400 KiB)`);
-console.log(`  module ${wasm.length} bytes (${kib(gz)} gzipped as the npm package serves it; budget 440 KiB), in the page LZMA + base64: ${kib(gzOf(parts["/*DATA*/"].split("\n")[0]))} gzipped`);
+console.log(`  module ${wasm.length} bytes (${kib(gz)} gzipped as the npm package serves it; budget 450 KiB), in the page LZMA + base64: ${kib(gzOf(parts["/*DATA*/"].split("\n")[0]))} gzipped`);
 console.log(`  glue ${kib(gzOf(parts["/*GLUE*/"]))}, script ${kib(gzOf(parts["/*APP*/"]))}, style ${kib(gzOf(parts["/*STYLE*/"]))}, examples ${kib(gzOf(parts["/*DATA*/"].split("\n")[1]))} gzipped`);
-if (gz > 440 * 1024) {
-  console.error("the gzipped module is over the 440 KB budget");
+// Raised from 440 KiB when stale-owner-reference came in (+4.8 KiB gzipped: the rule, its
+// docs and the ownerReferences reader); docs/performance.md keeps the history.
+if (gz > 450 * 1024) {
+  console.error("the gzipped module is over the 450 KB budget");
   process.exit(1);
 }
 if (page > 400 * 1024) {
