@@ -36,8 +36,9 @@ pub const RULE: Rule = Rule {
                          the owner's absence as an assumption and reports a warning, unless the cluster state has \
                          the owner with another UID (then an error). What pvlint reads of a cluster is its storage \
                          objects: an owner missing from the cluster state, or from an input said to be the whole \
-                         cluster, stays an assumption. A claim that already exists in the cluster state is not judged (the \
-                         apply merges the references into its own). References of PersistentVolumes and other \
+                         cluster, stays an assumption. A claim that already exists in the cluster state is not judged: the \
+                         apply updates it, and another cluster's `metadata.uid` makes the update fail, while an \
+                         export without one merges its references into the live claim's (not modelled). References of PersistentVolumes and other \
                          kinds are not judged, nor incomplete references (no uid, no name), which make the API \
                          server reject the object.",
     },
