@@ -78,6 +78,14 @@ spec:
     )
 }
 
+/// The claim with its owner's uid written as `uid` (YAML, quotes included).
+fn with_owner_uid(uid: &str) -> String {
+    OWNED.replace(
+        "      uid: 7c1f3a52-93d4-4d0e-b1b5-2f0a6c9e1d44\n",
+        &format!("      uid: {uid}\n"),
+    )
+}
+
 /// The claim with a second owner, a ConfigMap.
 fn two_owners() -> String {
     OWNED.replace(
@@ -295,10 +303,7 @@ fn one_existing_owner_keeps_the_claim() {
 /// rule's finding.
 #[test]
 fn an_incomplete_reference_is_not_judged() {
-    let no_uid = OWNED.replace(
-        "      uid: 7c1f3a52-93d4-4d0e-b1b5-2f0a6c9e1d44\n",
-        "      uid: \"\"\n",
-    );
+    let no_uid = with_owner_uid("\"\"");
     let pv = volume("Delete");
     let r = lint(&[&no_uid, &pv], &[], Options::default());
     assert!(owner_findings(&r).is_empty(), "{:#?}", owner_findings(&r));
@@ -337,17 +342,11 @@ fn a_custom_owner_kind_must_be_served() {
 /// and the claim is read as before.
 #[test]
 fn a_placeholder_in_a_reference_is_not_judged() {
-    let templated = OWNED.replace(
-        "      uid: 7c1f3a52-93d4-4d0e-b1b5-2f0a6c9e1d44\n",
-        "      uid: \"{{ .Values.ownerUid }}\"\n",
-    );
+    let templated = with_owner_uid("\"{{ .Values.ownerUid }}\"");
     let pv = volume("Delete");
     let r = lint(&[&templated, &pv], &[], Options::default());
     assert!(owner_findings(&r).is_empty(), "{:#?}", owner_findings(&r));
-    let plain = OWNED.replace(
-        "      uid: 7c1f3a52-93d4-4d0e-b1b5-2f0a6c9e1d44\n",
-        "      uid: \"\"\n",
-    );
+    let plain = with_owner_uid("\"\"");
     let rules = |r: &Report| {
         r.findings
             .iter()
