@@ -2,9 +2,11 @@
 //! working directory (or named by `--config`). Command-line flags win over it.
 //!
 //! ```yaml
-//! kubeVersion: "1.31"
-//! defaultClass: standard      # "" : the cluster has no default StorageClass
-//! complete: true
+//! cluster:                    # the target cluster (the cluster profile)
+//!   nodes: one                # one, several (the default) or zones
+//!   defaultClass: standard    # "" : the cluster has no default StorageClass
+//!   kubeVersion: "1.31"
+//!   complete: true
 //! clusterState: cluster.yaml  # relative to this file
 //! failOn: warning
 //! rules:
@@ -12,18 +14,22 @@
 //!   delete-policy-in-tree: error
 //! ```
 //!
-//! Unknown keys, rule ids and values are errors that say what was meant.
+//! `kubeVersion`, `defaultClass` and `complete` may also stand at the top level, as before the
+//! `cluster:` section, but not in both places. Unknown keys, rule ids and values are errors
+//! that say what was meant.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use pvlint_core::profile::Given;
 use pvlint_core::settings::Settings;
-use pvlint_core::{KubeVersion, RuleLevel};
+use pvlint_core::{KubeVersion, Options, RuleLevel};
 
 /// The file names looked for, in order, in each directory.
 pub const NAMES: &[&str] = &[".pvlint.yaml", ".pvlint.yml"];
 
 const KEYS: &[&str] = &[
+    "cluster",
     "kubeVersion",
     "defaultClass",
     "complete",
@@ -44,6 +50,37 @@ pub struct Config {
     pub cluster_state: Option<PathBuf>,
     pub fail_on: Option<crate::exit::FailOn>,
     pub rules: BTreeMap<String, RuleLevel>,
+    /// The `cluster:` section, checked; applied onto the options by [`Config::apply_cluster`].
+    pub cluster: Option<serde_json::Value>,
+}
+
+impl Config {
+    /// Where its values came from, as the profile names them.
+    pub fn given(&self) -> Given {
+        Given::Settings(self.path.display().to_string())
+    }
+
+    /// Its cluster profile (the top-level keys and the `cluster:` section) onto `options`.
+    pub fn apply_cluster(&self, options: &mut Options) {
+        use pvlint_core::profile::Key;
+        let from = self.given();
+        if let Some(v) = self.kube_version {
+            options.kube_version = v;
+            options.cluster.from.insert(Key::KubeVersion, from.clone());
+        }
+        if let Some(c) = &self.default_class {
+            options.default_class = Some(c.clone());
+            options.cluster.from.insert(Key::DefaultClass, from.clone());
+        }
+        if let Some(c) = self.complete {
+            options.complete = c;
+            options.cluster.from.insert(Key::Complete, from.clone());
+        }
+        if let Some(section) = &self.cluster {
+            // Checked when the file was read.
+            let _ = pvlint_core::settings::cluster_section(section, &from, options);
+        }
+    }
 }
 
 /// The nearest `.pvlint.yaml` in `start` or a directory above it.
@@ -95,8 +132,30 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
                 c.fail_on = Some(v.parse().map_err(|e| format!("{}: {e}", s.key))?);
             }
             "rules" => c.rules = s.rule_levels()?,
+            "cluster" => {
+                pvlint_core::settings::cluster_section(
+                    s.value,
+                    &Given::Default,
+                    &mut Options::default(),
+                )?;
+                c.cluster = Some(s.value.clone());
+            }
             // `each` yields only the keys of KEYS.
             _ => {}
+        }
+    }
+    // A value set at the top level and in the cluster section: which one was meant?
+    if let Some(section) = c.cluster.as_ref().and_then(|v| v.as_object()) {
+        for (key, set) in [
+            ("kubeVersion", c.kube_version.is_some()),
+            ("defaultClass", c.default_class.is_some()),
+            ("complete", c.complete.is_some()),
+        ] {
+            if set && section.contains_key(key) {
+                return Err(format!(
+                    "{key} is set twice, at the top level and in cluster:; keep the one in cluster:"
+                ));
+            }
         }
     }
     Ok(c)

@@ -20,6 +20,20 @@ pub fn load(paths: &[String]) -> Loaded {
         sources: Vec::new(),
         errors: Vec::new(),
     };
+    if paths.is_empty() {
+        // No path: the working directory, its files named as found there (`k8s/pvc.yaml`, not
+        // `./k8s/pvc.yaml`), as ripgrep names them.
+        walk(Path::new("."), &mut loaded);
+        for s in &mut loaded.sources {
+            if let Some(rest) = s.name.strip_prefix("./").map(String::from) {
+                s.name = rest.into();
+            }
+        }
+        if loaded.sources.is_empty() {
+            crate::output::note("no .yaml, .yml or .json files under the working directory");
+        }
+        return loaded;
+    }
     for p in paths {
         if p == "-" {
             let mut buf = Vec::new();

@@ -288,6 +288,13 @@ fn decisions_match_pvlint_lint_with_the_whole_cluster_state() {
         ));
         std::fs::write(&obj, applied_object(req).to_string()).unwrap();
         let kube = settings["kubeVersion"].as_str().unwrap_or("1.34");
+        // The policy's cluster profile is the CLI's settings file's `cluster:` section.
+        let config = tmp.join(format!(
+            "{}.pvlint.yaml",
+            dir.file_name().unwrap().to_string_lossy()
+        ));
+        let section = settings.get("cluster").cloned().unwrap_or(Value::Null);
+        std::fs::write(&config, json!({ "cluster": section }).to_string()).unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_pvlint"))
             .args([
                 "lint",
@@ -295,8 +302,10 @@ fn decisions_match_pvlint_lint_with_the_whole_cluster_state() {
                 "json",
                 "--kube-version",
                 kube,
-                "--cluster-state",
+                "--config",
             ])
+            .arg(&config)
+            .arg("--cluster-state")
             .arg(dir.join("cluster.yaml"))
             .arg(&obj)
             .output()
@@ -440,7 +449,7 @@ fn a_huge_request_is_a_clean_rejection_within_the_memory_limit() {
     // The instance was rebuilt: the next request is judged as usual.
     let d = ev.validate(&req, &json!({}));
     assert_eq!(
-        d.audit_annotations["pvlint-warned"], "rwo-rolling-surge",
+        d.audit_annotations["pvlint-rejected"], "rwo-rolling-surge",
         "{d:?}"
     );
 }
@@ -551,4 +560,51 @@ fn strip_metadata(module: &[u8]) -> Vec<u8> {
     let with_null = pvlint::admission::annotate::write_metadata(module, &Value::Null).unwrap();
     let section_len = 1 + 1 + 1 + pvlint::admission::annotate::METADATA_SECTION.len() + 4;
     with_null[..with_null.len() - section_len].to_vec()
+}
+
+/// The README's example of the policy is what it answers: the `$ pvlint admission-test ...`
+/// block (its arguments, with the real module for `pvlint-policy.wasm`) prints the lines the
+/// README shows under it.
+#[test]
+fn the_readme_example_is_what_the_policy_answers() {
+    let readme = std::fs::read_to_string(policy::repo().join("README.md")).unwrap();
+    let start = readme
+        .find("    $ pvlint admission-test --policy pvlint-policy.wasm")
+        .expect("README.md shows `$ pvlint admission-test --policy pvlint-policy.wasm ...`");
+    let mut lines = readme[start..].lines();
+    let mut command = String::new();
+    for line in lines.by_ref() {
+        let l = line.trim();
+        command.push_str(l.trim_end_matches('\\'));
+        command.push(' ');
+        if !l.ends_with('\\') {
+            break;
+        }
+    }
+    let shown: Vec<&str> = lines
+        .take_while(|l| l.starts_with("    "))
+        .map(|l| &l[4..])
+        .collect();
+    let args: Vec<&str> = command.split_whitespace().skip(2).collect();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pvlint"));
+    cmd.current_dir(policy::repo());
+    for a in &args {
+        if *a == "pvlint-policy.wasm" {
+            cmd.arg(policy::module_file());
+        } else {
+            cmd.arg(a);
+        }
+    }
+    let out = cmd.output().unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        printed.lines().collect::<Vec<_>>(),
+        shown,
+        "README.md's admission example is not what `pvlint {}` prints",
+        args.join(" ")
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(if shown[0] == "DENIED" { 1 } else { 0 })
+    );
 }

@@ -233,9 +233,61 @@ fn directories_are_walked_recursively_and_sorted() {
     assert_eq!(v["summary"]["sources"], 1, "{}", stdout(&o));
 }
 
+/// `pvlint lint` with no path lints the working directory, naming its files as found there
+/// (`k8s/claim.yaml`, as ripgrep names them); `--enable`/`--disable` turn rules on and off
+/// over the settings file, and an unknown rule id says what was meant.
+#[test]
+fn lint_without_a_path_lints_the_working_directory() {
+    let dir = Scratch::new("cli-no-path");
+    std::fs::create_dir_all(dir.path("k8s")).unwrap();
+    std::fs::copy(repo().join(BAD), dir.path("k8s/claim.yaml")).unwrap();
+    let o = bin()
+        .current_dir(&*dir)
+        .args(["lint", "--color", "never"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("--> k8s/claim.yaml:"), "{}", stdout(&o));
+    let o = bin()
+        .current_dir(&*dir)
+        .args([
+            "lint",
+            "--disable",
+            "stale-claim-ref-uid,server-populated-fields",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        !stdout(&o).contains("stale-claim-ref-uid"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::write(
+        dir.path(".pvlint.yaml"),
+        "rules:\n  stale-claim-ref-uid: off\n",
+    )
+    .unwrap();
+    let o = bin()
+        .current_dir(&*dir)
+        .args(["lint", "--enable", "stale-claim-ref-uid"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&o).contains("error[stale-claim-ref-uid]"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["lint", "--disable", "stale-claim-ref", GOOD]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("(did you mean stale-claim-ref-uid?)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn empty_or_unknown_usage_exits_2() {
-    assert_eq!(run(&["lint"]).status.code(), Some(2));
     assert_eq!(run(&[]).status.code(), Some(2), "no subcommand");
     let o = run(&["lint", "--no-such-flag", GOOD]);
     assert_eq!(o.status.code(), Some(2));
@@ -511,7 +563,10 @@ fn as_a_kubectl_plugin_the_usage_says_kubectl_pvlint() {
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pvlint"), &link).unwrap();
     #[cfg(not(unix))]
     std::fs::copy(env!("CARGO_BIN_EXE_pvlint"), &link).unwrap();
-    let o = Command::new(&link).arg("lint").output().unwrap();
+    let o = Command::new(&link)
+        .args(["lint", "--no-such-flag"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("Usage: kubectl pvlint lint"),
@@ -531,7 +586,14 @@ fn as_a_kubectl_plugin_the_usage_says_kubectl_pvlint() {
 /// `PVLINT_UPDATE_README=1 cargo test -p pvlint --test cli readme` writes them.
 #[test]
 fn readme_samples_are_the_tools_output() {
-    let path = repo().join("README.md");
+    for readme in ["README.md", "examples/README.md"] {
+        samples_are_the_tools_output(readme);
+    }
+}
+
+/// Checks (or with `PVLINT_UPDATE_README=1`, writes) the sample blocks of one README.
+fn samples_are_the_tools_output(name: &str) {
+    let path = repo().join(name);
     let readme = std::fs::read_to_string(&path).unwrap();
     let mut out = String::new();
     let mut rest = readme.as_str();
@@ -564,13 +626,13 @@ fn readme_samples_are_the_tools_output() {
         samples += 1;
     }
     out.push_str(rest);
-    assert!(samples > 0, "README.md has no sample block");
+    assert!(samples > 0, "{name} has no sample block");
     if std::env::var_os("PVLINT_UPDATE_README").is_some() {
         std::fs::write(&path, &out).unwrap();
     } else {
         assert!(
             out == readme,
-            "README.md's sample output is not what pvlint prints: run \
+            "{name}'s sample output is not what pvlint prints: run \
              `PVLINT_UPDATE_README=1 cargo test -p pvlint --test cli readme`"
         );
     }

@@ -629,3 +629,256 @@ fn pre_commit_hook_takes_file_names() {
         assert!(exclude.contains(name), "{name} in {exclude}");
     }
 }
+
+// ---- other CI formats ---------------------------------------------------------------
+
+/// A rendered file committed without its chart: `# Source:` names a template that is not in
+/// the repository. SARIF and GitHub annotations land on the rendered file, at the finding's
+/// line (a file that exists), and name the template in the message.
+#[test]
+fn rendered_output_without_its_chart_is_annotated_where_it_is() {
+    let dir = scratch("rendered-no-chart");
+    let bad = std::fs::read_to_string(
+        repo().join("lint-core/tests/fixtures/stale-claim-ref-uid/bad.yaml"),
+    )
+    .unwrap();
+    let rendered = format!("---\n# Source: mychart/templates/volume.yaml\n{bad}");
+    std::fs::create_dir_all(dir.join("rendered")).unwrap();
+    std::fs::write(dir.join("rendered/all.yaml"), &rendered).unwrap();
+    let o = bin_in(&dir)
+        .args(["lint", "--format", "sarif", "rendered/all.yaml"])
+        .output()
+        .unwrap();
+    let log: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let result = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "stale-claim-ref-uid")
+        .unwrap()
+        .clone();
+    let loc = &result["locations"][0]["physicalLocation"];
+    assert_eq!(
+        loc["artifactLocation"]["uri"], "rendered/all.yaml",
+        "{result:#}"
+    );
+    assert!(
+        loc["region"]["startLine"].as_u64().unwrap() > 2,
+        "{result:#}"
+    );
+    let text = result["message"]["text"].as_str().unwrap();
+    assert!(
+        text.contains(
+            "Rendered by helm from mychart/templates/volume.yaml, which is not in the repository"
+        ),
+        "{text}"
+    );
+    let o = bin_in(&dir)
+        .args(["lint", "--format", "github", "rendered/all.yaml"])
+        .output()
+        .unwrap();
+    let line = out(&o)
+        .lines()
+        .find(|l| l.contains("title=stale-claim-ref-uid"))
+        .unwrap()
+        .to_string();
+    assert!(
+        line.starts_with("::error file=rendered/all.yaml,line="),
+        "{line}"
+    );
+    assert!(
+        line.contains("mychart/templates/volume.yaml, which is not in the repository"),
+        "{line}"
+    );
+    // With the chart in the repository, the template itself is annotated.
+    std::fs::create_dir_all(dir.join("mychart/templates")).unwrap();
+    std::fs::write(
+        dir.join("mychart/Chart.yaml"),
+        "apiVersion: v2\nname: mychart\nversion: 0.1.0\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("mychart/templates/volume.yaml"), &bad).unwrap();
+    let o = bin_in(&dir)
+        .args(["lint", "--format", "github", "rendered/all.yaml"])
+        .output()
+        .unwrap();
+    assert!(
+        out(&o).contains("::error file=mychart/templates/volume.yaml,line="),
+        "{}",
+        out(&o)
+    );
+}
+
+/// `--format junit`: well-formed JUnit XML, a suite per file linted (a passing case for a file
+/// without findings), a failed case per finding with its severity as the failure's type.
+#[test]
+fn junit_reports_every_file_and_finding() {
+    let o = run(&[
+        "lint",
+        "--format",
+        "junit",
+        "--each-file",
+        "examples/seed-003-rwo-rolling-update/",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let xml = out(&o);
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    let suites: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), 6, "one suite per file: {xml}");
+    let failures: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .collect();
+    assert_eq!(
+        root.attribute("failures"),
+        Some(failures.len().to_string().as_str())
+    );
+    let surge = failures
+        .iter()
+        .find(|f| {
+            f.attribute("message")
+                .is_some_and(|m| m.starts_with("error[rwo-rolling-surge]"))
+        })
+        .unwrap_or_else(|| panic!("{xml}"));
+    assert_eq!(surge.attribute("type"), Some("error"));
+    assert!(
+        surge.text().unwrap().contains("What the cluster does:"),
+        "{xml}"
+    );
+    let fixed = suites
+        .iter()
+        .find(|s| {
+            s.attribute("name") == Some("examples/seed-003-rwo-rolling-update/fixed-recreate.yaml")
+        })
+        .unwrap();
+    assert!(fixed
+        .descendants()
+        .all(|n| !n.has_tag_name("failure") || n.attribute("type") == Some("info")));
+}
+
+/// `--format gitlab`: GitLab Code Quality issues, each with the fields GitLab reads, a
+/// fingerprint unique in the report, and GitLab's severities.
+#[test]
+fn gitlab_code_quality_issues_have_what_gitlab_reads() {
+    let o = run(&["lint", "--format", "gitlab", "--each-file", "examples/"]);
+    let issues: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(issues.len() > 10);
+    let mut fingerprints = std::collections::BTreeSet::new();
+    for i in &issues {
+        assert!(
+            i["description"].as_str().is_some_and(|d| !d.is_empty()),
+            "{i}"
+        );
+        assert!(i["check_name"].as_str().is_some(), "{i}");
+        assert!(
+            fingerprints.insert(i["fingerprint"].as_str().unwrap().to_string()),
+            "{i}"
+        );
+        assert!(
+            ["info", "minor", "major", "critical", "blocker"]
+                .contains(&i["severity"].as_str().unwrap()),
+            "{i}"
+        );
+        assert!(
+            i["location"]["path"]
+                .as_str()
+                .is_some_and(|p| repo().join(p).is_file()),
+            "{i}"
+        );
+        assert!(
+            i["location"]["lines"]["begin"]
+                .as_u64()
+                .is_some_and(|l| l > 0),
+            "{i}"
+        );
+    }
+    assert!(issues
+        .iter()
+        .any(|i| i["check_name"] == "rwo-rolling-surge" && i["severity"] == "major"));
+}
+
+/// The human output names the cluster profile once, above the findings, and orders each file's
+/// findings by severity; `.pvlint.yaml`'s `cluster:` section changes the profile and says so.
+#[test]
+fn the_profile_is_said_once_and_the_settings_file_changes_it() {
+    let o = run(&["lint", "--color", "never", SEED_000]);
+    let text = out(&o);
+    assert!(
+        text.starts_with("cluster: several nodes, a default StorageClass of unknown name, CSI drivers without a known CSIDriver attach, Kubernetes 1.34 (the default profile)\n"),
+        "{text}"
+    );
+    assert_eq!(text.matches("cluster: ").count(), 1);
+    let severities: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once('[').map(|(s, _)| s))
+        .filter(|s| ["error", "warning", "info"].contains(s))
+        .collect();
+    let mut sorted = severities.clone();
+    sorted.sort_by_key(|s| ["error", "warning", "info"].iter().position(|x| x == s));
+    assert_eq!(severities, sorted, "{text}");
+    let dir = scratch("profile-config");
+    std::fs::copy(
+        repo().join("examples/seed-003-rwo-rolling-update/broken-defaults.yaml"),
+        dir.join("app.yaml"),
+    )
+    .unwrap();
+    let lint = || {
+        bin_in(&dir)
+            .args(["lint", "--color", "never", "app.yaml"])
+            .output()
+            .unwrap()
+    };
+    let o = lint();
+    assert_eq!(o.status.code(), Some(1), "the default profile: {}", out(&o));
+    std::fs::write(dir.join(".pvlint.yaml"), "cluster:\n  nodes: one\n").unwrap();
+    let o = lint();
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(out(&o).starts_with("cluster: one node ("), "{}", out(&o));
+    assert!(!out(&o).contains("rwo-rolling-surge"), "{}", out(&o));
+    // A flag wins over the file.
+    let o = bin_in(&dir)
+        .args(["lint", "--nodes", "several", "app.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    // The same key in two places is an error.
+    std::fs::write(
+        dir.join(".pvlint.yaml"),
+        "kubeVersion: \"1.31\"\ncluster:\n  kubeVersion: \"1.30\"\n",
+    )
+    .unwrap();
+    let o = lint();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("kubeVersion is set twice"), "{}", err(&o));
+    std::fs::write(dir.join(".pvlint.yaml"), "cluster:\n  nodes: two\n").unwrap();
+    let o = lint();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("\"two\" is not a node layout"),
+        "{}",
+        err(&o)
+    );
+}
+
+/// `--format concise`: a line per finding, `FILE:LINE:COL: SEVERITY[RULE] HEADLINE`.
+#[test]
+fn concise_is_a_line_per_finding() {
+    let o = run(&["lint", "--format", "concise", SEED_000]);
+    let text = out(&o);
+    assert!(
+        text.contains(&format!(
+            "{SEED_000}:46:10: error[stale-claim-ref-uid] PersistentVolume "
+        )),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with(SEED_000)).count(),
+        5,
+        "{text}"
+    );
+}

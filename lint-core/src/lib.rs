@@ -30,6 +30,7 @@ pub(crate) mod node;
 pub mod options;
 pub mod origin;
 pub(crate) mod pipeline;
+pub mod profile;
 pub(crate) mod quantity;
 pub mod render;
 pub mod report;
@@ -46,6 +47,7 @@ pub(crate) mod string;
 mod suppress;
 pub(crate) mod template;
 mod value;
+pub mod version;
 pub(crate) mod yaml;
 
 pub use api::{lint_sources as lint, rules, Operation, Request};

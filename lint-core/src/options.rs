@@ -1,82 +1,13 @@
 //! Settings that change what the cluster would do (and so what pvlint says).
 
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt;
-
-use crate::finding::Severity;
 use std::str::FromStr;
 
-/// A Kubernetes minor version (`1.31`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct KubeVersion {
-    pub major: u32,
-    pub minor: u32,
-}
+use serde::{Deserialize, Serialize};
 
-impl Default for KubeVersion {
-    fn default() -> Self {
-        KubeVersion::DEFAULT
-    }
-}
-
-impl KubeVersion {
-    /// The release pvlint assumes when not told (all version-dependent behaviour pvlint
-    /// models is the same from 1.33 on).
-    pub const DEFAULT: KubeVersion = KubeVersion {
-        major: 1,
-        minor: 34,
-    };
-
-    pub const fn new(major: u32, minor: u32) -> Self {
-        KubeVersion { major, minor }
-    }
-
-    pub fn at_least(self, minor: u32) -> bool {
-        self >= KubeVersion::new(1, minor)
-    }
-}
-
-impl FromStr for KubeVersion {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let t = s.trim().trim_start_matches('v');
-        let t = t.split(['-', '+']).next().unwrap_or("");
-        let mut parts = t.split('.');
-        let bad = || format!("\"{s}\" is not a Kubernetes version; write it as 1.31 (or v1.31.2)");
-        let major: u32 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
-        let minor: u32 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
-        if let Some(patch) = parts.next() {
-            if patch.parse::<u32>().is_err() {
-                return Err(bad());
-            }
-        }
-        if major != 1 || parts.next().is_some() {
-            return Err(bad());
-        }
-        Ok(KubeVersion { major, minor })
-    }
-}
-
-impl TryFrom<String> for KubeVersion {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
-        s.parse()
-    }
-}
-
-impl From<KubeVersion> for String {
-    fn from(v: KubeVersion) -> String {
-        v.to_string()
-    }
-}
-
-impl fmt::Display for KubeVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
+use crate::finding::Severity;
+use crate::profile::{DriverFact, Given, Key, Nodes};
+pub use crate::version::{Feature, KubeVersion, Target};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
@@ -103,6 +34,49 @@ pub struct Options {
     /// classes under /tmp/hostpath_pv. Off by default, as in every distribution.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hostpath_provisioner: bool,
+    /// What else the host knows of the target cluster (the cluster profile; `kubeVersion`,
+    /// `complete` and `defaultClass` above are part of it too).
+    #[serde(skip_serializing_if = "ClusterSpec::is_empty")]
+    pub cluster: ClusterSpec,
+}
+
+/// What a host says of the target cluster beyond its version, its default class and
+/// `complete`: read from a settings file's `cluster:` section
+/// ([`crate::settings::cluster_section`]), flags or the request. Unset values come from the
+/// cluster state, else the default profile ([`crate::profile`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ClusterSpec {
+    /// One node, several, or several zones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Nodes>,
+    /// The provisioner of the default class `defaultClass` names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_provisioner: Option<String>,
+    /// CSI drivers installed, with their CSIDriver facts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub drivers: Vec<DriverFact>,
+    /// Feature gates set other than the version's default.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub feature_gates: BTreeMap<Feature, bool>,
+    /// Every apply set of the input goes to this one cluster.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub same_cluster: bool,
+    /// Where each value came from (a flag, a settings file); a value not listed came with the
+    /// request.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub from: BTreeMap<Key, Given>,
+}
+
+impl ClusterSpec {
+    pub fn is_empty(&self) -> bool {
+        *self == ClusterSpec::default()
+    }
+
+    /// Where the value of `key` came from: as recorded, else the request.
+    pub fn given(&self, key: Key) -> Given {
+        self.from.get(&key).cloned().unwrap_or(Given::Request)
+    }
 }
 
 /// Field validation of the client that applies the manifests (kubectl `--validate`; the API
@@ -184,30 +158,23 @@ impl Default for Options {
             rules: BTreeMap::new(),
             field_validation: FieldValidation::Strict,
             hostpath_provisioner: false,
+            cluster: ClusterSpec::default(),
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+impl Options {
+    /// The Kubernetes the manifests are judged for: the version, and the profile's gates.
+    pub fn target(&self) -> Target {
+        self.cluster
+            .feature_gates
+            .iter()
+            .fold(Target::of(self.kube_version), |t, (&f, &on)| t.with(f, on))
+    }
 
-    #[test]
-    fn versions() {
-        assert_eq!(
-            "1.31".parse::<KubeVersion>().unwrap(),
-            KubeVersion::new(1, 31)
-        );
-        assert_eq!(
-            "v1.29.4".parse::<KubeVersion>().unwrap(),
-            KubeVersion::new(1, 29)
-        );
-        assert_eq!(
-            "1.30.0-rc.1".parse::<KubeVersion>().unwrap(),
-            KubeVersion::new(1, 30)
-        );
-        assert!("2.1".parse::<KubeVersion>().is_err());
-        assert!("latest".parse::<KubeVersion>().is_err());
-        assert!("1".parse::<KubeVersion>().is_err());
+    /// Whether a feature gate is on: as the profile sets it (unless locked on in the target
+    /// version), else the version's default.
+    pub fn feature(&self, f: Feature) -> bool {
+        self.target().feature(f)
     }
 }

@@ -35,6 +35,8 @@ pub struct Report {
     pub schema: String,
     pub version: String,
     pub options: Options,
+    /// The target cluster the findings are judged for, each value with where it came from.
+    pub profile: crate::profile::Profile,
     /// What was applied together (see [`crate::applyset`]); a finding's `applySet` is a position here
     /// when there is more than one.
     #[serde(default)]

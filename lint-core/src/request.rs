@@ -9,6 +9,29 @@ use serde::{Deserialize, Serialize};
 use crate::options::Options;
 use crate::source::Source;
 
+/// The keys of a request's JSON form (`profile` is read apart: see [`Request::from_value`]).
+pub const REQUEST_KEYS: &[&str] = &[
+    "sources",
+    "cluster",
+    "options",
+    "profile",
+    "eachFile",
+    "together",
+    "audit",
+    "operations",
+];
+
+/// The keys of `options`.
+pub const OPTION_KEYS: &[&str] = &[
+    "kubeVersion",
+    "complete",
+    "defaultClass",
+    "rules",
+    "fieldValidation",
+    "hostpathProvisioner",
+    "cluster",
+];
+
 /// What every entry point takes.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
@@ -204,7 +227,89 @@ impl Request {
 
     /// Parses a JSON request; the error says what is wrong.
     pub fn from_json(json: &str) -> Result<Request, String> {
-        let r: Request = serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))?;
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| format!("invalid request: {e}"))?;
+        Request::from_value(value)
+    }
+
+    /// A request as API callers write it (the WASI module's JSON, the JavaScript API's
+    /// objects): [`Request`]'s JSON form, each key checked with a "did you mean", and
+    /// `profile`, the cluster profile as a settings file's `cluster:` section is written (read
+    /// by the reader the CLI and the Kubewarden policy use:
+    /// [`crate::settings::cluster_section`]). The error says what is wrong and where.
+    pub fn from_value(mut value: serde_json::Value) -> Result<Request, String> {
+        use crate::settings::{hint, type_name};
+        let bad = |e: String| format!("invalid request: {e}");
+        let map = match &mut value {
+            serde_json::Value::Null => return Ok(Request::default()),
+            serde_json::Value::Object(m) => m,
+            other => {
+                return Err(bad(format!(
+                    "expected an object ({}), found {}",
+                    REQUEST_KEYS.join(", "),
+                    type_name(other)
+                )))
+            }
+        };
+        let unknown = |key: &str, known: &[&str], at: &str| {
+            bad(format!(
+                "unknown {at}\"{key}\"{}; the keys are {}",
+                hint(key, known.iter().copied()),
+                known.join(", ")
+            ))
+        };
+        for key in map.keys() {
+            if !REQUEST_KEYS.contains(&key.as_str()) {
+                return Err(unknown(key, REQUEST_KEYS, "key "));
+            }
+        }
+        if let Some(options) = map.get("options") {
+            match options {
+                serde_json::Value::Object(o) => {
+                    for key in o.keys() {
+                        if !OPTION_KEYS.contains(&key.as_str()) {
+                            return Err(unknown(key, OPTION_KEYS, "option "));
+                        }
+                    }
+                    if let Some(rules) = o.get("rules") {
+                        crate::settings::Setting {
+                            key: "options.rules",
+                            value: rules,
+                        }
+                        .rule_levels()
+                        .map_err(bad)?;
+                    }
+                }
+                serde_json::Value::Null => {}
+                other => {
+                    return Err(bad(format!(
+                        "options: expected an object, found {}",
+                        type_name(other)
+                    )))
+                }
+            }
+        }
+        let profile = map.remove("profile");
+        if let Some(profile) = profile.as_ref().and_then(|p| p.as_object()) {
+            let in_options = |key: &str| map.get("options").is_some_and(|o| o.get(key).is_some());
+            if let Some(key) = ["kubeVersion", "defaultClass", "complete"]
+                .into_iter()
+                .find(|k| profile.contains_key(*k) && in_options(k))
+            {
+                return Err(bad(format!(
+                    "{key} is set twice, in options and in profile; keep the one in profile"
+                )));
+            }
+        }
+        let mut r: Request = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
+        if let Some(profile) = profile {
+            crate::settings::cluster_section(
+                &profile,
+                &crate::profile::Given::Request,
+                &mut r.options,
+            )
+            .map_err(|e| bad(format!("profile: {e}")))?;
+        }
         crate::rules::check_settings(&r.options)?;
         if r.each_file && r.together {
             return Err("invalid request: eachFile and together exclude each other".into());
@@ -216,6 +321,45 @@ impl Request {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What an API caller gets wrong is an error that says what was meant, never ignored.
+    #[test]
+    fn api_requests_are_checked_key_by_key() {
+        use serde_json::json;
+        let err = |v: serde_json::Value| Request::from_value(v).unwrap_err();
+        let e = err(json!({"options": {"compelte": true}}));
+        assert!(
+            e.contains("unknown option \"compelte\" (did you mean complete?)"),
+            "{e}"
+        );
+        let e = err(json!({"eachFlie": true}));
+        assert!(
+            e.contains("unknown key \"eachFlie\" (did you mean eachFile?)"),
+            "{e}"
+        );
+        let e = err(json!({"options": {"rules": {"rwo-roling-surge": "off"}}}));
+        assert!(e.contains("did you mean rwo-rolling-surge?"), "{e}");
+        let e = err(json!("rwo"));
+        assert!(
+            e.contains("expected an object") && e.contains("found a string"),
+            "{e}"
+        );
+        let e = err(json!({"profile": {"nodes": "two"}}));
+        assert!(e.contains("\"two\" is not a node layout"), "{e}");
+        let e =
+            err(json!({"options": {"kubeVersion": "1.31"}, "profile": {"kubeVersion": "1.30"}}));
+        assert!(e.contains("kubeVersion is set twice"), "{e}");
+        let r =
+            Request::from_value(json!({"profile": {"nodes": "one", "defaultClass": "standard"}}))
+                .unwrap();
+        assert_eq!(r.options.cluster.nodes, Some(crate::profile::Nodes::One));
+        assert_eq!(r.options.default_class.as_deref(), Some("standard"));
+        assert_eq!(
+            r.options.cluster.from.get(&crate::profile::Key::Nodes),
+            Some(&crate::profile::Given::Request)
+        );
+        assert!(Request::from_value(serde_json::Value::Null).is_ok());
+    }
 
     #[test]
     fn operations_parse_and_print() {

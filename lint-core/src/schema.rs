@@ -338,11 +338,25 @@ pub fn hint<'a>(input: &str, known: impl IntoIterator<Item = &'a str>) -> String
 /// typo — a class `standard` is not `standard-rwo`).
 pub fn did_you_mean<'a>(input: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let known: Vec<&'a str> = known.into_iter().collect();
+    let len = input.chars().count();
     known
         .iter()
         .copied()
-        .find(|k| input.chars().count() >= 3 && k.starts_with(input) && *k != input)
+        .find(|k| len >= 3 && k.starts_with(input) && *k != input)
         .or_else(|| suggest(input, known.iter().copied()))
+        // A typo in a prefix (`rwo-roling` for rwo-rolling-surge): the one name whose start,
+        // as long as the input, is a typo away from it.
+        .or_else(|| {
+            let mut near = known.iter().copied().filter(|k| {
+                len >= 5
+                    && k.chars().count() > len + 1
+                    && (len - 1..=len + 1).any(|n| {
+                        let start: String = k.chars().take(n).collect();
+                        distance(input, &start) <= 1
+                    })
+            });
+            near.next().filter(|_| near.next().is_none())
+        })
 }
 
 /// A field the API does not know, found by [`unknown_fields`].

@@ -8,8 +8,85 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::finding::Severity;
-use crate::options::{KubeVersion, RuleLevel};
+use crate::options::{KubeVersion, Options, RuleLevel};
+use crate::profile::{DriverFact, Given, Key, Nodes};
 pub use crate::schema::{did_you_mean, hint};
+use crate::version::Feature;
+
+/// The keys of a `cluster:` section (the cluster profile, [`crate::profile`]).
+pub const CLUSTER_KEYS: &[&str] = &[
+    "nodes",
+    "defaultClass",
+    "drivers",
+    "kubeVersion",
+    "featureGates",
+    "complete",
+    "sameCluster",
+];
+
+/// Reads a settings file's `cluster:` section (the CLI's `.pvlint.yaml`, the Kubewarden
+/// policy's settings, the JavaScript API's `cluster` option: one reader for all) into
+/// `options`, recording `from` as where each value came from. `null` says nothing.
+///
+/// ```yaml
+/// cluster:
+///   nodes: one                # one, several (the default) or zones
+///   defaultClass: standard    # a name, {name, provisioner}, or "" for none
+///   drivers:                  # CSI drivers and their CSIDriver's attachRequired
+///   - {name: nfs.csi.k8s.io, attachRequired: false}
+///   kubeVersion: "1.31"
+///   featureGates: {HonorPVReclaimPolicy: false}
+///   complete: false           # the input holds every object that matters
+///   sameCluster: true         # every apply set of the input goes to this one cluster
+/// ```
+pub fn cluster_section(value: &Value, from: &Given, options: &mut Options) -> Result<(), String> {
+    let section = Settings::read(value, CLUSTER_KEYS).map_err(|e| format!("cluster: {e}"))?;
+    for setting in section.each() {
+        let s = setting.map_err(|e| format!("cluster: {e}"))?;
+        let key = match s.key {
+            "nodes" => {
+                let v = s.string("one, several or zones")?;
+                options.cluster.nodes = Some(Nodes::parse(v).ok_or_else(|| {
+                    format!(
+                        "cluster.nodes: \"{v}\" is not a node layout{}; use one, several or zones",
+                        hint(v, Nodes::CHOICES.iter().copied())
+                    )
+                })?);
+                Key::Nodes
+            }
+            "defaultClass" => {
+                let (name, provisioner) = s.default_class()?;
+                options.default_class = Some(name);
+                options.cluster.default_provisioner = provisioner;
+                Key::DefaultClass
+            }
+            "drivers" => {
+                options.cluster.drivers = s.drivers()?;
+                Key::Drivers
+            }
+            "kubeVersion" => {
+                options.kube_version = s.kube_version()?;
+                Key::KubeVersion
+            }
+            "featureGates" => {
+                options.cluster.feature_gates = s.feature_gates()?;
+                Key::FeatureGates
+            }
+            "complete" => {
+                options.complete = s.boolean()?;
+                Key::Complete
+            }
+            "sameCluster" => {
+                options.cluster.same_cluster = s.boolean()?;
+                Key::SameCluster
+            }
+            // `each` yields only the keys of CLUSTER_KEYS.
+            _ => continue,
+        };
+        options.cluster.from.insert(key, from.clone());
+    }
+    Ok(())
+}
 
 /// A map of settings whose keys are among `known`.
 pub struct Settings<'v> {
@@ -109,6 +186,80 @@ impl<'v> Setting<'v> {
             )),
             _ => Err(self.wrong("a version like \"1.31\"")),
         }
+    }
+
+    /// A default StorageClass: its name (`""`: none), or `{name, provisioner}`.
+    pub fn default_class(&self) -> Result<(String, Option<String>), String> {
+        const KEYS: &[&str] = &["name", "provisioner"];
+        match self.value {
+            Value::String(name) => Ok((name.clone(), None)),
+            Value::Object(_) => {
+                let (mut name, mut provisioner) = (None, None);
+                for s in Settings::read(self.value, KEYS)?.each() {
+                    let s = s.map_err(|e| format!("{}: {e}", self.key))?;
+                    let text = s.string("a name")?.to_string();
+                    match s.key {
+                        "name" => name = Some(text),
+                        _ => provisioner = Some(text),
+                    }
+                }
+                let name = name.ok_or_else(|| format!("{}: needs a name", self.key))?;
+                Ok((name, provisioner.filter(|p| !p.is_empty())))
+            }
+            _ => Err(self.wrong("a StorageClass name (\"\" for none) or {name, provisioner}")),
+        }
+    }
+
+    /// CSI drivers: a list of `{name, attachRequired}` (attachRequired defaults to true, as
+    /// the CSIDriver's does).
+    pub fn drivers(&self) -> Result<Vec<DriverFact>, String> {
+        const KEYS: &[&str] = &["name", "attachRequired"];
+        let Value::Array(items) = self.value else {
+            return Err(self.wrong("a list of {name, attachRequired}"));
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let (mut name, mut attach_required) = (None, true);
+            for s in Settings::read(item, KEYS)
+                .map_err(|e| format!("{}: {e}", self.key))?
+                .each()
+            {
+                let s = s.map_err(|e| format!("{}: {e}", self.key))?;
+                match s.key {
+                    "name" => name = Some(s.string("a CSI driver's name")?.to_string()),
+                    _ => attach_required = s.boolean()?,
+                }
+            }
+            let name = name.ok_or_else(|| format!("{}: a driver needs a name", self.key))?;
+            out.push(DriverFact {
+                name,
+                attach_required,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Feature gates: a map of gate names pvlint models to true or false.
+    pub fn feature_gates(&self) -> Result<BTreeMap<Feature, bool>, String> {
+        let Value::Object(gates) = self.value else {
+            return Err(self.wrong("a map of feature gates to true or false"));
+        };
+        let mut out = BTreeMap::new();
+        for (name, on) in gates {
+            let feature = Feature::named(name).ok_or_else(|| {
+                format!(
+                    "{}: {name} is not a feature gate pvlint models{}; it knows {}",
+                    self.key,
+                    hint(name, Feature::names()),
+                    Feature::names().collect::<Vec<_>>().join(", ")
+                )
+            })?;
+            let on = on
+                .as_bool()
+                .ok_or_else(|| format!("{}.{name}: expected true or false", self.key))?;
+            out.insert(feature, on);
+        }
+        Ok(out)
     }
 
     /// A severity: `error`, `warning` or `info`.
@@ -242,6 +393,11 @@ mod tests {
             Some("claim-lost")
         );
         assert_eq!(did_you_mean("cl", ids.iter().copied()), None);
+        // A typo in a prefix.
+        assert_eq!(
+            did_you_mean("stale-clam", ids.iter().copied()),
+            Some("stale-claim-ref-uid")
+        );
         assert_eq!(did_you_mean("nothing-like-it", ids.iter().copied()), None);
     }
 }

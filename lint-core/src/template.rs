@@ -21,6 +21,9 @@ pub enum Kind {
     Replacement,
     /// A ytt template or overlay (Carvel): `#@` annotations drive what it renders to.
     Ytt,
+    /// `<name>` placeholders a person fills in (a driver's sample: `"<isDefault>"`,
+    /// `csi.example.com/<array_id>-fc`).
+    Angle,
 }
 
 impl Kind {
@@ -34,6 +37,7 @@ impl Kind {
             Kind::Word => "lint the file the script that fills in its placeholders writes out",
             Kind::Replacement => "lint the rendered overlay, e.g. `kubectl kustomize DIR | pvlint lint -`",
             Kind::Ytt => "render it first, e.g. `ytt -f DIR | pvlint lint -`",
+            Kind::Angle => "fill in the <...> placeholders, then lint the result",
         }
     }
 
@@ -48,6 +52,7 @@ impl Kind {
                 "Kustomize replacement target (the kustomization writes this field)"
             }
             Kind::Ytt => "ytt template (#@ annotations)",
+            Kind::Angle => "sample with <...> placeholders to fill in",
         }
     }
 }
@@ -125,7 +130,40 @@ pub fn in_value(text: &str) -> Option<Kind> {
         }
         rest = after;
     }
+    if angle_placeholder(text) {
+        return Some(Kind::Angle);
+    }
     None
+}
+
+/// A `<name>` placeholder in a value: `<`, a letter, then letters, digits, `_`, `-` or `.`, then
+/// `>`, with a capital, `_`, `-` or `.` in the name or the whole value the placeholder (so
+/// `<isDefault>`, `<array_id>`, `<name>` as a whole value; not an HTML tag inside text such as
+/// `<br>`). No field a Kubernetes object carries holds such a value: a name, a class, a
+/// quantity or a label key with `<` is refused by the API server.
+fn angle_placeholder(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(i) = rest.find('<') {
+        let after = &rest[i + 1..];
+        let n = after
+            .char_indices()
+            .take_while(|(k, c)| {
+                c.is_ascii_alphabetic()
+                    || (*k > 0 && (c.is_ascii_digit() || matches!(c, '_' | '-' | '.')))
+            })
+            .count();
+        if n >= 2 && after[n..].starts_with('>') {
+            let name = &after[..n];
+            let whole = text.trim() == format!("<{name}>");
+            if whole
+                || name.contains(|c: char| c.is_ascii_uppercase() || matches!(c, '_' | '-' | '.'))
+            {
+                return true;
+            }
+        }
+        rest = after;
+    }
+    false
 }
 
 /// The kind of placeholder in a map key, if any: as in a value, but for a bare `$word`, which
@@ -163,13 +201,14 @@ pub fn in_text(text: &str) -> Option<(Kind, u32, u32)> {
         if trimmed.starts_with('#') {
             continue;
         }
-        if let Some(kind) = in_value(line).filter(|k| *k != Kind::Env) {
+        // envsubst's and <...> placeholders never break YAML.
+        if let Some(kind) = in_value(line).filter(|k| !matches!(k, Kind::Env | Kind::Angle)) {
             let col = match kind {
                 Kind::Go => line.find("{{"),
                 Kind::Env => line.find('$'),
                 Kind::At => line.find('@'),
                 Kind::Printf => line.find('%'),
-                Kind::Word | Kind::Replacement | Kind::Ytt => None,
+                Kind::Word | Kind::Replacement | Kind::Ytt | Kind::Angle => None,
             }
             .unwrap_or(0);
             return Some((kind, n as u32 + 1, line[..col].chars().count() as u32 + 1));
@@ -204,6 +243,16 @@ mod tests {
         assert_eq!(in_value("data-${APP}"), Some(Kind::Env));
         assert_eq!(in_value("$STORAGE_CLASS"), Some(Kind::Env));
         assert_eq!(in_value("@STS_NAME@"), Some(Kind::At));
+        // <...> placeholders of drivers' samples (dell/csi-powermax, dell/csi-unity).
+        assert_eq!(in_value("<isDefault>"), Some(Kind::Angle));
+        assert_eq!(
+            in_value("csi-unity.dellemc.com/<array_id>-fc"),
+            Some(Kind::Angle)
+        );
+        assert_eq!(in_value("<name>"), Some(Kind::Angle));
+        assert_eq!(in_value("line one<br>line two"), None);
+        assert_eq!(in_value("a < b > c"), None);
+        assert_eq!(in_value("<"), None);
         assert_eq!(in_value("%s"), Some(Kind::Printf));
         assert_eq!(in_value("pvc-%s"), Some(Kind::Printf));
         assert_eq!(in_value("%[1]s"), Some(Kind::Printf));

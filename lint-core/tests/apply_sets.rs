@@ -1,7 +1,8 @@
 //! What is applied together (`pvlint_core::applyset`): each directory, each kustomization root
 //! and standard input is linted as one apply set, as `kubectl apply -f DIR` / `-k DIR` apply
-//! them; `--together` makes the input one; `--each-file` each file one. StorageClasses other
-//! sets define stand, as assumptions, for the cluster's.
+//! them; `--together` makes the input one; `--each-file` each file one. Sets applied apart
+//! never meet, unless the profile says they go to one cluster (`--same-cluster`): then the
+//! StorageClasses and volumes other sets define stand, as assumptions, for the cluster's.
 
 use pvlint_core::applyset::SetKind;
 use pvlint_core::{api, Report, Request, Severity, Source};
@@ -12,6 +13,32 @@ fn lint(files: &[(&str, &str)], together: bool) -> Report {
         together,
         ..Request::default()
     })
+}
+
+/// The sets linted apart, onto one cluster (`--same-cluster`).
+fn lint_one_cluster(files: &[(&str, &str)]) -> Report {
+    let mut req = Request {
+        sources: files.iter().map(|(n, t)| Source::new(*n, *t)).collect(),
+        ..Request::default()
+    };
+    req.options.cluster.same_cluster = true;
+    api::lint(&req)
+}
+
+/// The findings of one file, as a user reads them (rule, line, severity, message).
+fn of_file<'r>(r: &'r Report, file: &str) -> Vec<(&'r str, u32, Severity, &'r str)> {
+    r.findings
+        .iter()
+        .filter(|f| f.location.file == file)
+        .map(|f| {
+            (
+                f.rule.as_str(),
+                f.location.line,
+                f.severity,
+                f.message.as_str(),
+            )
+        })
+        .collect()
 }
 
 fn rules(r: &Report) -> Vec<(&str, &str, Severity)> {
@@ -137,12 +164,61 @@ fn kustomization_roots_share_their_base() {
 
 /// StorageClasses another apply set defines stand for the cluster's: a repository's infra/
 /// installs a node-local default class, its apps/ claims use the default.
+/// A directory's findings do not depend on its sibling directories: the default class
+/// `infra/` defines is not `apps/`'s when the two are applied apart, and the one-node hint of
+/// a hostPath volume in one directory does not make another's cluster one node.
 #[test]
-fn classes_defined_elsewhere_are_assumed_installed() {
+fn sets_applied_apart_never_meet() {
+    let infra = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: local-path\n  annotations: {storageclass.kubernetes.io/is-default-class: \"true\"}\nprovisioner: rancher.io/local-path\nvolumeBindingMode: WaitForFirstConsumer\n";
+    let hostpath = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: scratch}\nspec:\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteOnce]\n  hostPath: {path: /tmp/scratch}\n";
+    let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: shared}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n";
+    let app = format!("{claim}---\n{WEB_3}");
+    let alone = lint(&[("apps/web.yaml", &app)], false);
+    let expected = of_file(&alone, "apps/web.yaml");
+    // The default profile: a default class whose driver is not known attaches; several nodes.
+    assert!(
+        expected
+            .iter()
+            .any(|(rule, _, sev, _)| *rule == "rwo-shared-by-replicas" && *sev == Severity::Error),
+        "{expected:#?}"
+    );
+    for siblings in [
+        vec![("infra/sc.yaml", infra)],
+        vec![("local/pv.yaml", hostpath)],
+        vec![("infra/sc.yaml", infra), ("local/pv.yaml", hostpath)],
+    ] {
+        let mut files = siblings.clone();
+        files.push(("apps/web.yaml", &app));
+        let r = lint(&files, false);
+        assert_eq!(
+            of_file(&r, "apps/web.yaml"),
+            expected,
+            "beside {siblings:?}"
+        );
+        // --each-file: the same as the file alone.
+        let mut req = Request {
+            sources: files.iter().map(|(n, t)| Source::new(*n, *t)).collect(),
+            each_file: true,
+            ..Request::default()
+        };
+        assert_eq!(of_file(&api::lint(&req), "apps/web.yaml"), expected);
+        // Said to go to one cluster, they meet.
+        req.each_file = false;
+        req.options.cluster.same_cluster = true;
+        assert_ne!(
+            of_file(&api::lint(&req), "apps/web.yaml"),
+            expected,
+            "beside {siblings:?} on one cluster"
+        );
+    }
+}
+
+#[test]
+fn classes_defined_elsewhere_are_assumed_installed_on_one_cluster() {
     let infra = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: local-path\n  annotations: {storageclass.kubernetes.io/is-default-class: \"true\"}\nprovisioner: rancher.io/local-path\nvolumeBindingMode: WaitForFirstConsumer\n";
     let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: shared}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n";
     let app = format!("{claim}---\n{WEB_3}");
-    let with_infra = lint(&[("infra/sc.yaml", infra), ("apps/web.yaml", &app)], false);
+    let with_infra = lint_one_cluster(&[("infra/sc.yaml", infra), ("apps/web.yaml", &app)]);
     assert!(
         !with_infra
             .findings
@@ -151,22 +227,20 @@ fn classes_defined_elsewhere_are_assumed_installed() {
         "{:#?}",
         with_infra.findings
     );
-    // Alone, the default class is unknown: the replicas' claim may attach (an assumption).
+    // Alone, the default profile's default class: its driver is not known, and such drivers
+    // attach.
     let alone = lint(&[("apps/web.yaml", &app)], false);
     assert!(alone
         .findings
         .iter()
-        .any(|f| f.rule == "rwo-shared-by-replicas" && f.severity == Severity::Warning));
+        .any(|f| f.rule == "rwo-shared-by-replicas" && f.severity == Severity::Error));
     // Two sets defining the default differently: neither is assumed.
     let other = infra.replace("rancher.io/local-path", "ebs.csi.aws.com");
-    let conflicting = lint(
-        &[
-            ("infra/a/sc.yaml", infra),
-            ("infra/b/sc.yaml", &other),
-            ("apps/web.yaml", &app),
-        ],
-        false,
-    );
+    let conflicting = lint_one_cluster(&[
+        ("infra/a/sc.yaml", infra),
+        ("infra/b/sc.yaml", &other),
+        ("apps/web.yaml", &app),
+    ]);
     assert!(conflicting
         .findings
         .iter()
@@ -181,7 +255,7 @@ fn shortfall(r: &pvlint_core::Report) -> &pvlint_core::Finding {
         .unwrap_or_else(|| panic!("{:#?}", r.findings))
 }
 
-/// Volumes another apply set defines join the static pool as that set's classes do (the same
+/// On one cluster (`--same-cluster`), volumes another apply set defines join the static pool as that set's classes do (the same
 /// assumption: the set is applied to the cluster too): a StatefulSet whose no-provisioner class
 /// and local volumes live in `infra/` is not short of the volumes it finds there, and is short
 /// only of those it does not (AK2-Yana/ak2-k8s's layout: base/volumes, base/deployments).
@@ -195,14 +269,11 @@ fn volumes_defined_elsewhere_join_the_pool() {
         format!("apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: db}}\nspec:\n  replicas: {replicas}\n  serviceName: db\n  selector: {{matchLabels: {{app: db}}}}\n  template:\n    metadata: {{labels: {{app: db}}}}\n    spec:\n      containers: [{{name: db, image: postgres}}]\n  volumeClaimTemplates:\n  - metadata: {{name: data}}\n    spec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: local-storage\n      resources: {{requests: {{storage: 1Gi}}}}\n")
     };
     let pool = format!("{}---\n{}", pv(0), pv(1));
-    let fits = lint(
-        &[
-            ("infra/class.yaml", class),
-            ("infra/pv.yaml", &pool),
-            ("apps/db.yaml", &sts(2)),
-        ],
-        false,
-    );
+    let fits = lint_one_cluster(&[
+        ("infra/class.yaml", class),
+        ("infra/pv.yaml", &pool),
+        ("apps/db.yaml", &sts(2)),
+    ]);
     assert!(
         !fits
             .findings
@@ -211,14 +282,11 @@ fn volumes_defined_elsewhere_join_the_pool() {
         "{:#?}",
         fits.findings
     );
-    let short = lint(
-        &[
-            ("infra/class.yaml", class),
-            ("infra/pv.yaml", &pool),
-            ("apps/db.yaml", &sts(3)),
-        ],
-        false,
-    );
+    let short = lint_one_cluster(&[
+        ("infra/class.yaml", class),
+        ("infra/pv.yaml", &pool),
+        ("apps/db.yaml", &sts(3)),
+    ]);
     let f = shortfall(&short);
     assert!(
         f.message.contains(
@@ -234,14 +302,11 @@ fn volumes_defined_elsewhere_join_the_pool() {
         "serviceName: db",
         "serviceName: db\n  podManagementPolicy: Parallel",
     );
-    let r = lint(
-        &[
-            ("infra/class.yaml", class),
-            ("infra/pv.yaml", &pool),
-            ("apps/db.yaml", &parallel),
-        ],
-        false,
-    );
+    let r = lint_one_cluster(&[
+        ("infra/class.yaml", class),
+        ("infra/pv.yaml", &pool),
+        ("apps/db.yaml", &parallel),
+    ]);
     let f = shortfall(&r);
     let summary = &f.consequence.as_ref().expect("a consequence").summary;
     assert!(
@@ -251,7 +316,7 @@ fn volumes_defined_elsewhere_join_the_pool() {
         "{summary}"
     );
     // Without the infra set the pool is empty: both ordinals are short.
-    let alone = lint(&[("apps/db.yaml", &sts(2))], false);
+    let alone = lint_one_cluster(&[("apps/db.yaml", &sts(2))]);
     assert!(
         !alone
             .findings
@@ -281,14 +346,11 @@ fn a_huge_statefulset_against_a_pool_elsewhere_names_what_it_reaches() {
         )
     );
     let sts = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  replicas: 100000000\n  podManagementPolicy: Parallel\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: db, image: postgres}]\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: local-storage\n      resources: {requests: {storage: 1Gi}}\n";
-    let r = lint(
-        &[
-            ("infra/class.yaml", class),
-            ("infra/pv.yaml", &pool),
-            ("apps/db.yaml", sts),
-        ],
-        false,
-    );
+    let r = lint_one_cluster(&[
+        ("infra/class.yaml", class),
+        ("infra/pv.yaml", &pool),
+        ("apps/db.yaml", sts),
+    ]);
     let f = shortfall(&r);
     let summary = &f.consequence.as_ref().expect("a consequence").summary;
     assert!(
@@ -304,7 +366,7 @@ fn a_huge_statefulset_against_a_pool_elsewhere_names_what_it_reaches() {
     );
 }
 
-/// A claim that binds only a volume another apply set defines still binds on a cluster that
+/// On one cluster, a claim that binds only a volume another apply set defines still binds on a cluster that
 /// holds that set: two replicas mounting it contend for a ReadWriteOnce volume, and the claim
 /// is not reported as staying Pending.
 #[test]
@@ -312,7 +374,7 @@ fn a_claim_fitted_by_another_sets_volume_binds() {
     let pv = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: nfs-data}\nspec:\n  storageClassName: \"\"\n  capacity: {storage: 5Gi}\n  accessModes: [ReadWriteOnce]\n  iscsi: {targetPortal: \"10.0.0.1:3260\", iqn: \"iqn.2001-04.com.example:storage\", lun: 0}\n";
     let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: shared}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: \"\"\n  resources: {requests: {storage: 1Gi}}\n";
     let app = format!("{claim}---\n{WEB_3}");
-    let r = lint(&[("storage/pv.yaml", pv), ("apps/web.yaml", &app)], false);
+    let r = lint_one_cluster(&[("storage/pv.yaml", pv), ("apps/web.yaml", &app)]);
     let rules = rules(&r);
     assert!(
         rules
@@ -326,7 +388,7 @@ fn a_claim_fitted_by_another_sets_volume_binds() {
     );
 }
 
-/// A claim without a storageClassName gets the class another set marks default only if that
+/// On one cluster, a claim without a storageClassName gets the class another set marks default only if that
 /// class is the cluster's default: the finding that rests on it says so (GetDefaultClass picks
 /// the newest of several defaults, and the cluster may hold another).
 #[test]
@@ -334,7 +396,7 @@ fn a_default_class_from_elsewhere_is_named_as_the_default() {
     let infra = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: ebs\n  annotations: {storageclass.kubernetes.io/is-default-class: \"true\"}\nprovisioner: ebs.csi.aws.com\n";
     let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: shared}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n";
     let app = format!("{claim}---\n{WEB_3}");
-    let r = lint(&[("infra/sc.yaml", infra), ("apps/web.yaml", &app)], false);
+    let r = lint_one_cluster(&[("infra/sc.yaml", infra), ("apps/web.yaml", &app)]);
     let f = r
         .findings
         .iter()
@@ -348,4 +410,219 @@ fn a_default_class_from_elsewhere_is_named_as_the_default() {
         "{assumptions:#?}"
     );
     assert_eq!(f.severity, Severity::Warning);
+}
+
+/// Every YAML and JSON file under `dir`, named by its path from `dir`, sorted.
+fn files_under(dir: &std::path::Path) -> Vec<Source> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p
+                .extension()
+                .is_some_and(|x| x == "yaml" || x == "yml" || x == "json")
+            {
+                if let Ok(text) = std::fs::read_to_string(&p) {
+                    let name = p.strip_prefix(dir).unwrap().display().to_string();
+                    out.push(Source::new(name, text));
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// A finding as the user reads it, without the apply set it was reported in.
+fn as_read(f: &pvlint_core::Finding) -> serde_json::Value {
+    let mut v = serde_json::to_value(f).unwrap();
+    v.as_object_mut().unwrap().remove("applySet");
+    v
+}
+
+/// The inputs the isolation tests run on: the examples, and each repository of the shared
+/// corpora when they are there (`../shared/corpus`, or `$PVLINT_CORPUS`'s parent).
+fn isolation_inputs() -> Vec<(String, Vec<Source>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut out = vec![("examples".to_string(), files_under(&root.join("examples")))];
+    let corpora = std::env::var_os("PVLINT_CORPUS")
+        .map(|c| std::path::PathBuf::from(c).join(".."))
+        .unwrap_or_else(|| root.join("../shared/corpus"));
+    let mut found = false;
+    for corpus in ["realworld", "realworld3"] {
+        let Ok(repos) = std::fs::read_dir(corpora.join(corpus)) else {
+            continue;
+        };
+        let mut repos: Vec<_> = repos
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        repos.sort();
+        for repo in repos {
+            found = true;
+            out.push((repo.display().to_string(), files_under(&repo)));
+        }
+    }
+    if !found {
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: the shared corpus ({}) is not here; the isolation tests ran on the examples only. \
+             Set PVLINT_CORPUS=DIR/realworld to run them on it.",
+            corpora.display()
+        );
+    }
+    out
+}
+
+/// `--each-file` gives each file what it gets alone, byte for byte: what one file defines (a
+/// default class, a CSIDriver, a hostPath volume that suggests one node) never reaches another.
+/// Over every example and every file of the shared corpora. The one exception is a file's role,
+/// not a cluster fact: a file a kustomization of the input uses as a patch is not applied in
+/// any mode, and gets only the note that says so.
+#[test]
+fn each_file_is_every_file_alone() {
+    let mut checked = 0;
+    let mut mismatches = Vec::new();
+    for (name, sources) in isolation_inputs() {
+        let each = api::lint(&Request {
+            sources: sources.clone(),
+            each_file: true,
+            ..Request::default()
+        });
+        for s in &sources {
+            let alone = api::lint(&Request {
+                sources: vec![s.clone()],
+                ..Request::default()
+            });
+            let got: Vec<_> = each
+                .findings
+                .iter()
+                .filter(|f| f.location.file == s.name)
+                .map(as_read)
+                .collect();
+            let want: Vec<_> = alone.findings.iter().map(as_read).collect();
+            // A file a kustomization of the input uses as a patch, component or replacement
+            // source is not a manifest anything applies: in every mode it gets the one note
+            // that says so (what it is, not what a cluster does), and nothing else.
+            let used_by_kustomization = got.iter().any(|f| {
+                f["rule"] == "unrendered-template"
+                    && f["related"].as_array().is_some_and(|r| {
+                        r.iter().any(|x| {
+                            x["location"]["file"].as_str().is_some_and(|f| {
+                                f.ends_with("kustomization.yaml")
+                                    || f.ends_with("kustomization.yml")
+                            })
+                        })
+                    })
+            });
+            if used_by_kustomization {
+                assert!(
+                    got.iter().all(|f| f["rule"] == "unrendered-template"),
+                    "{name}: {}: a kustomization's patch gets only its note: {got:#?}",
+                    s.name
+                );
+                continue;
+            }
+            // A kustomization's replacement targets likewise: the note on the placeholder says
+            // what writes the field; everything else is what the file gets alone.
+            let (got, want): (Vec<_>, Vec<_>) = if got
+                .iter()
+                .chain(&want)
+                .any(|f| f["rule"] == "unrendered-template")
+            {
+                let notes = |v: Vec<serde_json::Value>| -> Vec<serde_json::Value> {
+                    v.into_iter()
+                        .filter(|f| f["rule"] != "unrendered-template")
+                        .collect()
+                };
+                (notes(got), notes(want))
+            } else {
+                (got, want)
+            };
+            if got != want {
+                let rules = |v: &[serde_json::Value]| -> Vec<String> {
+                    v.iter()
+                        .map(|f| {
+                            format!("{}:{}:{}", f["rule"], f["location"]["line"], f["severity"])
+                        })
+                        .collect()
+                };
+                mismatches.push(format!(
+                    "{name}: {}: each {:?} alone {:?}",
+                    s.name,
+                    rules(&got),
+                    rules(&want)
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{} files differ:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
+    assert!(checked >= 20, "only {checked} files checked");
+}
+
+/// A directory's findings do not depend on its sibling directories: each directory set of a
+/// repository (one no file of which another set shares) gives, linted in the repository, what
+/// its files give linted alone.
+#[test]
+fn a_directory_is_judged_as_if_alone() {
+    let mut checked = 0;
+    for (name, sources) in isolation_inputs() {
+        let all = api::lint(&Request {
+            sources: sources.clone(),
+            ..Request::default()
+        });
+        if all.apply_sets.len() < 2 {
+            continue;
+        }
+        for (n, set) in all.apply_sets.iter().enumerate() {
+            let shared = all
+                .apply_sets
+                .iter()
+                .enumerate()
+                .any(|(m, o)| m != n && o.files.iter().any(|f| set.files.contains(f)));
+            if set.kind != SetKind::Directory || shared {
+                continue;
+            }
+            let mine: Vec<Source> = sources
+                .iter()
+                .filter(|s| set.files.iter().any(|f| *f == s.name))
+                .cloned()
+                .collect();
+            let alone = api::lint(&Request {
+                sources: mine,
+                ..Request::default()
+            });
+            if alone.apply_sets.len() != 1 {
+                continue; // the files alone partition otherwise (a kustomization among them)
+            }
+            let got: Vec<_> = all
+                .findings
+                .iter()
+                .filter(|f| f.apply_set == Some(n as u32))
+                .map(as_read)
+                .collect();
+            let want: Vec<_> = alone.findings.iter().map(as_read).collect();
+            assert_eq!(
+                got, want,
+                "{name}: directory {} beside its siblings",
+                set.name
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "only {checked} directories checked");
 }

@@ -48,22 +48,24 @@ const EXPECTED: &[(&str, &str, u32, Severity)] = &[
     ("seed-000-dr-migration/broken.yaml", "server-populated-fields", 34, Severity::Warning),
     ("seed-000-dr-migration/seed-fix.yaml", "delete-policy-on-imported-volume", 47, Severity::Warning),
     // Seed 001: invalid NFS server and Recycle; the export after binding carries the claim's UID;
-    // myclaim leaves storageClassName out, so on a cluster with a default class it never gets pv3.
+    // myclaim leaves storageClassName out, so on the default profile's cluster, which has a
+    // default class, it never gets pv3.
     ("seed-001-phase-transitions/broken.yaml", "invalid-nfs-server", 18, Severity::Error),
     ("seed-001-phase-transitions/broken.yaml", "recycle-policy-deprecated", 19, Severity::Warning),
-    ("seed-001-phase-transitions/broken.yaml", "implicit-default-class", 26, Severity::Warning),
+    ("seed-001-phase-transitions/broken.yaml", "implicit-default-class", 26, Severity::Error),
     ("seed-001-phase-transitions/exported-after-binding.yaml", "stale-claim-ref-uid", 31, Severity::Error),
     ("seed-001-phase-transitions/exported-after-binding.yaml", "invalid-nfs-server", 34, Severity::Error),
     // Seed 002: the StorageClass typo that drops is-default-class; the hostPath claim that cannot
     // get its volume; one volume for three replicas (web-1 and web-2 stay Pending).
     ("seed-002-statefulset-pool/broken-default-class-typo.yaml", "unknown-field", 8, Severity::Error),
     ("seed-002-statefulset-pool/broken-hostpath-too-small.yaml", "hostpath-persistent-volume", 26, Severity::Info),
-    ("seed-002-statefulset-pool/broken-hostpath-too-small.yaml", "implicit-default-class", 9, Severity::Warning),
+    ("seed-002-statefulset-pool/broken-hostpath-too-small.yaml", "implicit-default-class", 9, Severity::Error),
     // The class "nfs" is only a label of the static volumes here: assumed, so a warning.
     ("seed-002-statefulset-pool/broken-single-pv.yaml", "static-pool-shortfall", 27, Severity::Warning),
-    // Seed 003: RWO claim under a surging rolling update.
+    // Seed 003: RWO claim under a surging rolling update; on the default profile's cluster of
+    // several nodes the defaults hang the rollout (an error), maxUnavailable 1 only slows it.
     ("seed-003-rwo-rolling-update/broken-as-reported.yaml", "rwo-rolling-surge", 13, Severity::Warning),
-    ("seed-003-rwo-rolling-update/broken-defaults.yaml", "rwo-rolling-surge", 17, Severity::Warning),
+    ("seed-003-rwo-rolling-update/broken-defaults.yaml", "rwo-rolling-surge", 17, Severity::Error),
     // Seed 004: Delete without the finalizer (info on current releases, see below for 1.23).
     ("seed-004-pv-deleted-before-pvc/broken.yaml", "delete-policy-without-finalizer", 40, Severity::Info),
 ];
@@ -150,4 +152,42 @@ fn example_snapshots() {
         let out = render::human(&report, &sources, render::HumanOptions::default());
         insta::assert_snapshot!(file.replace('/', "__"), out);
     }
+}
+
+/// Feature gates in the profile decide what the version's defaults would: with
+/// HonorPVReclaimPolicy off on 1.32 (on by default there), seed 004 leaks as on 1.23; on 1.34,
+/// where the gate is locked on, turning it off changes nothing, and the profile says why.
+#[test]
+fn feature_gates_of_the_profile_decide_version_dependent_verdicts() {
+    use pvlint_core::version::Feature;
+    let severity = |options: &Options| {
+        let (r, _) = lint_example("seed-004-pv-deleted-before-pvc/broken.yaml", options);
+        let sev = r
+            .findings
+            .iter()
+            .find(|f| f.rule == "delete-policy-without-finalizer")
+            .map(|f| f.severity);
+        (sev, r.profile.describe())
+    };
+    let mut off = Options {
+        kube_version: KubeVersion::new(1, 32),
+        ..Options::default()
+    };
+    assert_eq!(severity(&off).0, Some(Severity::Info), "1.32's default: on");
+    off.cluster
+        .feature_gates
+        .insert(Feature::HonorPVReclaimPolicy, false);
+    let (sev, profile) = severity(&off);
+    assert_eq!(sev, Some(Severity::Warning), "turned off: {profile}");
+    assert!(
+        profile.contains("HonorPVReclaimPolicy off (request)"),
+        "{profile}"
+    );
+    off.kube_version = KubeVersion::new(1, 34);
+    let (sev, profile) = severity(&off);
+    assert_eq!(sev, Some(Severity::Info), "locked on in 1.34: {profile}");
+    assert!(
+        profile.contains("HonorPVReclaimPolicy on (locked on in 1.34: it cannot be turned off)"),
+        "{profile}"
+    );
 }

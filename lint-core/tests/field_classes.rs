@@ -11,6 +11,17 @@ fn lint(files: &[(&str, &str)]) -> Report {
     })
 }
 
+/// The files applied together (`--together`) under a profile of `nodes`.
+fn lint_on(files: &[(&str, &str)], nodes: pvlint_core::profile::Nodes) -> Report {
+    let mut req = Request {
+        sources: files.iter().map(|(n, t)| Source::new(*n, *t)).collect(),
+        together: true,
+        ..Request::default()
+    };
+    req.options.cluster.nodes = Some(nodes);
+    api::lint(&req)
+}
+
 fn lint_each(files: &[(&str, &str)]) -> Report {
     api::lint(&Request {
         sources: files.iter().map(|(n, t)| Source::new(*n, *t)).collect(),
@@ -48,15 +59,20 @@ fn a_kind_config_names_the_default_class() {
         ("k8s/pvc.yaml", &claim("data", None)),
     ];
     assert_eq!(of(&lint(&files), "rwo-rolling-surge"), []);
-    // Without it, the default class is unknown and assumed to attach.
+    // Without it, the default profile: a default class whose driver pvlint does not know,
+    // and such drivers attach. A warning only because the claim is in another file of the
+    // directory (applied together: pvlint's grouping, an assumption); said so, an error.
     let r = lint(&files[1..]);
     assert_eq!(of(&r, "rwo-rolling-surge").len(), 1);
     assert_eq!(of(&r, "rwo-rolling-surge")[0].1, Severity::Warning);
+    let r = lint_on(&files[1..], pvlint_core::profile::Nodes::Several);
+    assert_eq!(of(&r, "rwo-rolling-surge")[0].1, Severity::Error);
 }
 
 /// A hostPath volume without nodeAffinity is a directory on whichever node a pod lands on:
-/// the input is written for a cluster of one node, so pods on several nodes are unlikely and
-/// the surge hazard is informational.
+/// the apply set is written for a cluster of one node, against the default profile's several:
+/// the surge hazard is a warning that names the volume; said one node, there is none; said
+/// several, it is certain. The hint stays in its apply set.
 #[test]
 fn a_hostpath_volume_without_node_affinity_hints_at_one_node() {
     let pv = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: disk}\nspec:\n  capacity: {storage: 5Gi}\n  accessModes: [ReadWriteOnce]\n  hostPath: {path: /mnt/data}\n";
@@ -69,13 +85,31 @@ fn a_hostpath_volume_without_node_affinity_hints_at_one_node() {
     let r = lint(&files);
     let found = of(&r, "rwo-rolling-surge");
     assert_eq!(found.len(), 1);
-    assert_eq!(found[0].1, Severity::Info);
-    // Each file alone still hears the hint from the other files of the input.
+    assert_eq!(found[0].1, Severity::Warning);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "rwo-rolling-surge")
+        .unwrap();
+    let assumptions = &f.consequence.as_ref().unwrap().assumptions;
+    assert!(
+        assumptions
+            .iter()
+            .any(|a| a.contains("hostPath volume disk (k8s/pv.yaml)")),
+        "{assumptions:?}"
+    );
+    use pvlint_core::profile::Nodes;
+    assert_eq!(of(&lint_on(&files, Nodes::One), "rwo-rolling-surge"), []);
+    assert_eq!(
+        of(&lint_on(&files, Nodes::Several), "rwo-rolling-surge")[0].1,
+        Severity::Error
+    );
+    // Another file, applied on its own, does not hear the hint.
     let app = format!("{}---\n{}", deployment("data"), claim("data", None));
     let r = lint_each(&[("k8s/app.yaml", &app), ("k8s/pv.yaml", pv)]);
-    assert_eq!(of(&r, "rwo-rolling-surge")[0].1, Severity::Info);
+    assert_eq!(of(&r, "rwo-rolling-surge")[0].1, Severity::Error);
     let r = lint_each(&[("k8s/app.yaml", &app)]);
-    assert_eq!(of(&r, "rwo-rolling-surge")[0].1, Severity::Warning);
+    assert_eq!(of(&r, "rwo-rolling-surge")[0].1, Severity::Error);
 }
 
 /// A class whose name says node-local storage (openebs-lvmsc, zfspv-...) most likely pins its
@@ -149,18 +183,30 @@ fn a_default_class_written_after_the_claim_is_not_there_at_admission() {
 }
 
 /// A removed API version beside a served definition of the same object in another file is a
-/// variant kept for older clusters: informational, and it says which file serves now.
+/// variant kept for older clusters when both go to one cluster (`--same-cluster`):
+/// informational, and it says which file serves now. Applied apart, each directory is judged
+/// for the profile's Kubernetes version alone, and there the old file fails.
 #[test]
 fn a_removed_version_beside_a_served_one_is_a_variant() {
     let old = "apiVersion: storage.k8s.io/v1beta1\nkind: CSIDriver\nmetadata: {name: csi.example.com}\nspec: {attachRequired: false}\n";
     let new = old.replace("storage.k8s.io/v1beta1", "storage.k8s.io/v1");
-    let r = lint(&[
+    let files = [
         ("deploy/k8s.yaml", new.as_str()),
         ("deploy/old/k8s_before_v1_18.yaml", old),
-    ]);
+    ];
+    let mut req = Request {
+        sources: files.iter().map(|(n, t)| Source::new(*n, *t)).collect(),
+        ..Request::default()
+    };
+    req.options.cluster.same_cluster = true;
+    let r = api::lint(&req);
     let found = of(&r, "removed-api-version");
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].1, Severity::Info);
+    assert_eq!(
+        of(&lint(&files), "removed-api-version")[0].1,
+        Severity::Error
+    );
     // Alone, it is what it is: an object the release does not serve.
     assert_eq!(
         of(&lint(&[("k8s.yaml", old)]), "removed-api-version")[0].1,

@@ -154,3 +154,74 @@ fn fixture_headers_are_checked() {
     assert_eq!(o.default_class.as_deref(), Some(""));
     assert_eq!(c.as_deref(), Some("x.yaml"));
 }
+
+/// What each rule's docs say of its severities is what it does: every grade names a fixture
+/// of the rule, and linted under its header's profile that fixture's most severe finding of
+/// the rule has the grade's severity. The rule's highest severity (the rules table's) is its
+/// highest grade, and every severity a `bad*.yaml` fixture shows is graded.
+#[test]
+fn the_documented_severities_are_what_the_rules_report() {
+    let mut problems = Vec::new();
+    for rule in pvlint_core::rules() {
+        let grades = rule.docs.grades;
+        if grades.is_empty() {
+            problems.push(format!("{}: no grades in its docs", rule.id));
+            continue;
+        }
+        let highest = grades.iter().map(|g| g.severity).max().unwrap();
+        if highest != rule.severity {
+            problems.push(format!(
+                "{}: the table says {}, its highest grade is {}",
+                rule.id,
+                rule.severity.as_str(),
+                highest.as_str()
+            ));
+        }
+        for g in grades {
+            let path = fixtures_dir().join(rule.id).join(g.example);
+            if !path.is_file() {
+                problems.push(format!(
+                    "{}: grade example {} is not a fixture",
+                    rule.id, g.example
+                ));
+                continue;
+            }
+            let c = case(&path);
+            let worst = api::lint(&c.request)
+                .findings
+                .iter()
+                .filter(|f| f.rule == rule.id)
+                .map(|f| f.severity)
+                .max();
+            if worst != Some(g.severity) {
+                problems.push(format!(
+                    "{}: the docs say {} for {} ({}); the rule reports {:?}",
+                    rule.id,
+                    g.severity.as_str(),
+                    g.example,
+                    g.when,
+                    worst
+                ));
+            }
+        }
+        for f in fixtures(rule.id, "bad") {
+            let c = case(&f);
+            for sev in api::lint(&c.request)
+                .findings
+                .iter()
+                .filter(|x| x.rule == rule.id)
+                .map(|x| x.severity)
+            {
+                if !grades.iter().any(|g| g.severity == sev) {
+                    problems.push(format!(
+                        "{}: {} reports {} but no grade in the docs says when",
+                        rule.id,
+                        c.name,
+                        sev.as_str()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -72,19 +72,27 @@ fn a_complete_patch_of_a_remote_base_is_read_as_the_object() {
         ("infra/local-path/storage.yaml", class),
         ("apps/app.yaml", app),
     ];
-    let r = lint(&files, false);
-    // The default class is local-path (node-local, nothing attaches): the surge is harmless.
+    // On one cluster (`--same-cluster`), the default class is local-path (node-local, nothing
+    // attaches): the surge is harmless.
+    let mut req = Request {
+        sources: files.iter().map(|(n, t)| Source::new(*n, *t)).collect(),
+        ..Request::default()
+    };
+    req.options.cluster.same_cluster = true;
+    let r = api::lint(&req);
     assert!(
         !r.findings.iter().any(|f| f.rule == "rwo-rolling-surge"),
         "{:#?}",
         r.findings
     );
-    // Without the patch the default class is unknown and the surge warning rests on that.
-    let r = lint(&[files[2]], false);
-    assert!(r
-        .findings
-        .iter()
-        .any(|f| f.rule == "rwo-rolling-surge" && f.severity == Severity::Warning));
+    // Applied apart, or without the patch, the default profile's default class (its driver
+    // not known, and such drivers attach): the rollout hangs.
+    for r in [lint(&files, false), lint(&[files[2]], false)] {
+        assert!(r
+            .findings
+            .iter()
+            .any(|f| f.rule == "rwo-rolling-surge" && f.severity == Severity::Error));
+    }
 }
 
 #[test]

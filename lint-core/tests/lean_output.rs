@@ -122,18 +122,14 @@ fn sarif_written_as_produced_has_every_finding_in_order() {
     );
     for (r, f) in results.iter().zip(&report.findings) {
         assert_eq!(r["ruleId"], f.rule.as_str());
-        // A rendered object's finding points at its template; its place in the rendered
-        // stream is the first related location.
-        let at = match &f.location.origin {
-            Some(o) => {
-                let uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-                    .as_str()
-                    .unwrap();
-                assert!(uri.ends_with(&o.file), "{uri} is not {}", o.file);
-                &r["relatedLocations"][0]["physicalLocation"]
-            }
-            None => &r["locations"][0]["physicalLocation"],
-        };
+        // A rendered file whose template no host found in the repository (the core alone
+        // finds none): the finding points at the rendered file itself, and names the template.
+        let at = &r["locations"][0]["physicalLocation"];
+        assert_eq!(at["artifactLocation"]["uri"], f.location.file.as_str());
+        if let Some(o) = &f.location.origin {
+            let text = r["message"]["text"].as_str().unwrap();
+            assert!(text.contains(&format!("from {}", o.file)), "{text}");
+        }
         assert_eq!(at["region"]["startLine"], f.location.line);
         assert_eq!(at["region"]["startColumn"], f.location.column);
     }

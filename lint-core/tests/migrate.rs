@@ -668,3 +668,49 @@ fn a_null_class_is_unset_and_the_beta_annotation_is_a_class() {
     );
     assert!(!m.yaml().contains("storageClassName"), "{}", m.yaml());
 }
+
+/// The migrated export applied over the broken one that is already in the cluster: created
+/// without a last-applied configuration (`kubectl create`, a restore), the live volume keeps
+/// its stale claimRef.uid and the live claim its bind-completed, which the migrated files no
+/// longer carry and `kubectl apply` does not remove. The finding points at the live volume
+/// and its `kubectl patch`, not at the manifests; the claim is the cluster's (its UID is the
+/// cluster's, not one "it gets when it is created"). Applied by `kubectl apply` instead (oracle
+/// case 31), the three-way merge removes them and nothing is Lost.
+#[test]
+fn migrated_files_over_a_broken_live_export_point_at_the_live_volume() {
+    let exported = read(&root().join("examples/seed-000-dr-migration/broken.yaml"));
+    let m = migrate(vec![exported.clone()], MigrateOptions::default());
+    // The broken export as the target cluster holds it: the claim got a UID of its own.
+    let live = exported.text.replacen(
+        "uid: 3d65a636-f4c3-4c49-b957-c45673f48bc6\n",
+        "uid: 99999999-0000-4000-8000-000000000001\n",
+        1,
+    );
+    let r = api::lint(&Request {
+        sources: vec![Source::new("migrated.yaml", m.yaml())],
+        cluster: vec![Source::new("dr.yaml", live)],
+        ..Request::default()
+    });
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "claim-will-be-lost")
+        .unwrap_or_else(|| panic!("{:#?}", r.findings));
+    assert!(
+        f.help.contains("the cluster's objects keep it"),
+        "{}",
+        f.help
+    );
+    let s = f.suggestion.as_ref().expect("the patch");
+    assert!(
+        s.snippet.as_deref().is_some_and(|c| c
+            .starts_with("kubectl patch pv pvc-3d65a636-f4c3-4c49-b957-c45673f48bc6 --type json")),
+        "{s:?}"
+    );
+    let summary = &f.consequence.as_ref().unwrap().summary;
+    assert!(
+        summary.contains("is not this claim's UID 99999999-0000-4000-8000-000000000001"),
+        "{summary}"
+    );
+    assert!(!summary.contains("when it is created"), "{summary}");
+}

@@ -16,7 +16,12 @@ fn rolling(surge: &str, unavailable: &str) -> String {
 }
 
 fn surge_finding(text: &str) -> Option<(Severity, String)> {
-    let r = lint(&[Source::new("d.yaml", text)], &Options::default());
+    surge_finding_on(text, &Options::default())
+}
+
+/// The surge finding under `options` (a cluster profile).
+fn surge_finding_on(text: &str, options: &Options) -> Option<(Severity, String)> {
+    let r = lint(&[Source::new("d.yaml", text)], options);
     r.findings
         .iter()
         .find(|f| f.rule == "rwo-rolling-surge")
@@ -48,10 +53,17 @@ fn default_strategy_by_replica_count() {
     for (replicas, expected) in cases {
         let got = surge_finding(&deployment(replicas, "", "ReadWriteOncePod", "gp3")).map(|f| f.0);
         assert_eq!(got, expected, "replicas {replicas:?}");
-        // ReadWriteOnce on an attachable driver: the same hazard, resting on where the new pod
-        // is scheduled, so a warning.
-        let rwo = surge_finding(&deployment(replicas, "", "ReadWriteOnce", "gp3"));
-        assert_eq!(rwo.map(|f| f.0), expected.map(|_| Severity::Warning));
+        // ReadWriteOnce on an attachable driver: the same hazard on the default profile's
+        // cluster of several nodes, where the scheduler's default spreading puts the new pod
+        // on another node; none on a cluster of one node.
+        let rwo = deployment(replicas, "", "ReadWriteOnce", "gp3");
+        assert_eq!(surge_finding(&rwo).map(|f| f.0), expected);
+        let mut one = Options::default();
+        one.cluster.nodes = Some(pvlint_core::profile::Nodes::One);
+        assert_eq!(surge_finding_on(&rwo, &one), None);
+        // ReadWriteOncePod is refused on one node too.
+        let rwop = deployment(replicas, "", "ReadWriteOncePod", "gp3");
+        assert_eq!(surge_finding_on(&rwop, &one).map(|f| f.0), expected);
     }
     let (_, msg) = surge_finding(&deployment(Some(10), "", "ReadWriteOnce", "gp3")).unwrap();
     assert!(
@@ -116,11 +128,12 @@ fn recreate_and_access_modes() {
     let (sev, msg) = surge_finding(&deployment(Some(1), "", "ReadWriteOncePod", "nfs")).unwrap();
     assert_eq!(sev, Severity::Error);
     assert!(msg.contains("ReadWriteOncePod access mode"), "{msg}");
-    // Unknown class: assumed attachable, a warning that says so.
+    // A class the input does not define: assumed to exist (its driver not known, and such
+    // drivers attach), a warning that says so.
     let (sev, msg) = surge_finding(&deployment(Some(1), "", "ReadWriteOnce", "mystery")).unwrap();
     assert_eq!(sev, Severity::Warning);
     assert!(
-        msg.contains("the volume attaches to one node at a time"),
+        msg.contains("assumed: StorageClass mystery, which the input does not define, exists"),
         "{msg}"
     );
 }

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use pvlint_core::profile::{Given, Key};
 use pvlint_core::{render, KubeVersion, Options, Request, Source};
 
 use crate::cluster::{header_version, read_live, render_state, ConnectArgs};
@@ -46,6 +47,8 @@ pub struct Args {
     /// clusterState there are not used.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    #[command(flatten)]
+    rules: super::manifests::RuleArgs,
     #[command(flatten)]
     color: ColorFlag,
 }
@@ -92,13 +95,33 @@ fn audit(args: Args) -> Result<Exit, Exit> {
             ));
         }
     }
+    let mut options = Options {
+        kube_version: audited.version,
+        rules: cfg.rules.clone(),
+        ..Options::default()
+    };
+    args.rules.apply(&mut options.rules);
+    // The profile: the cluster's own Nodes, CSIDrivers and default class (read from its
+    // state), its version from where it came; the settings file's feature gates, which the
+    // API does not show.
+    let from = match &audited.version_from {
+        Some(_) => Given::ClusterState(audited.source.name.to_string()),
+        None if args.kube_version.is_some() => Given::Flag("--kube-version".into()),
+        None if cfg.kube_version.is_some() => cfg.given(),
+        None => Given::Default,
+    };
+    if from != Given::Default {
+        options.cluster.from.insert(Key::KubeVersion, from);
+    }
+    let mut from_settings = Options::default();
+    cfg.apply_cluster(&mut from_settings);
+    if !from_settings.cluster.feature_gates.is_empty() {
+        options.cluster.feature_gates = from_settings.cluster.feature_gates;
+        options.cluster.from.insert(Key::FeatureGates, cfg.given());
+    }
     let report = pvlint_core::api::lint(&Request {
         cluster: vec![audited.source],
-        options: Options {
-            kube_version: audited.version,
-            rules: cfg.rules.clone(),
-            ..Options::default()
-        },
+        options,
         audit: true,
         ..Request::default()
     });

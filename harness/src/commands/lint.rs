@@ -2,7 +2,7 @@
 
 use pvlint_core::{render, Options, Request, Source};
 
-use super::manifests::{self, ClusterArgs, EmptyArgs, EngineArgs};
+use super::manifests::{self, ClusterArgs, EmptyArgs, EngineArgs, RuleArgs};
 use crate::cluster::{self, ConnectArgs};
 use crate::config::Config;
 use crate::engine::{Answer, Print};
@@ -11,12 +11,15 @@ use crate::output::{self, ColorFlag};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files, directories or - (stdin).
-    #[arg(required = true, value_name = "PATH")]
+    /// Files, directories or - (stdin). Default: the working directory.
+    #[arg(value_name = "PATH")]
     paths: Vec<String>,
-    /// human, json (pvlint/v1), sarif (SARIF 2.1.0) or github (workflow annotations).
+    /// human, concise (a line per finding), json (pvlint/v1), sarif (SARIF 2.1.0), github
+    /// (workflow annotations), junit (JUnit XML test report) or gitlab (GitLab Code Quality).
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    #[command(flatten)]
+    rules: RuleArgs,
     /// Exit 1 when a finding is at least this severe (default: error, or failOn in .pvlint.yaml).
     #[arg(long, value_enum)]
     fail_on: Option<FailOn>,
@@ -59,6 +62,10 @@ enum Format {
     Json,
     Sarif,
     Github,
+    Junit,
+    Gitlab,
+    /// One line per finding: FILE:LINE:COL: SEVERITY[RULE] HEADLINE.
+    Concise,
 }
 
 pub fn run(args: Args) -> Exit {
@@ -81,6 +88,7 @@ fn lint(args: Args) -> Result<Exit, Exit> {
     }
     let (mut loaded, mut state) = manifests::load(&args.paths, &args.cluster, &cfg, &args.empty)?;
     let mut options = args.cluster.options(args.complete, &cfg);
+    args.rules.apply(&mut options.rules);
     if args.against_cluster {
         state = live_state(&args, &cfg, &mut options)?;
     } else if args.connect.kubeconfig.is_some() || args.connect.context.is_some() {
@@ -92,7 +100,9 @@ fn lint(args: Args) -> Result<Exit, Exit> {
     let print = match args.format {
         Format::Human => Print::Excerpts,
         Format::Json => Print::Json,
-        Format::Sarif | Format::Github => Print::Plain,
+        Format::Sarif | Format::Github | Format::Junit | Format::Gitlab | Format::Concise => {
+            Print::Plain
+        }
     };
     // The request owns the sources (the texts, as large as the input) for the run; the human
     // view reads its excerpts from them afterwards.
@@ -125,6 +135,9 @@ fn lint(args: Args) -> Result<Exit, Exit> {
             Format::Json => output::print_with(|out| render::write_json(report, out)),
             Format::Sarif => output::print_with(|out| render::write_sarif(report, out)),
             Format::Github => output::print(&render::github(report)),
+            Format::Junit => output::print(&render::junit(report)),
+            Format::Gitlab => output::print(&render::gitlab(report)),
+            Format::Concise => output::print(&render::concise(report)),
             Format::Human => output::print(&render::human(
                 report,
                 &request.sources,
@@ -163,6 +176,10 @@ fn live_state(args: &Args, cfg: &Config, options: &mut Options) -> Result<Vec<So
             ));
         }
         options.kube_version = scan.version;
+        options.cluster.from.insert(
+            pvlint_core::profile::Key::KubeVersion,
+            pvlint_core::profile::Given::ClusterState(format!("<cluster {}>", scan.context)),
+        );
     }
     Ok(vec![Source::new(
         format!("<cluster {}>", scan.context),

@@ -4,6 +4,10 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use std::collections::BTreeMap;
+
+use pvlint_core::profile::{Given, Key, Nodes};
+use pvlint_core::version::Feature;
 use pvlint_core::{FieldValidation, KubeVersion, Options, Source};
 
 use crate::config::{self, Config};
@@ -39,6 +43,40 @@ pub struct ClusterArgs {
     /// clusters): kubernetes.io/host-path classes provision volumes.
     #[arg(long)]
     enable_hostpath_provisioner: bool,
+    /// The target cluster's nodes: one (kind, k3d, minikube), several (the default profile's)
+    /// or zones (several nodes in several zones).
+    #[arg(long, value_name = "LAYOUT", value_parser = ["one", "several", "zones"])]
+    nodes: Option<String>,
+    /// Every apply set of the input goes to this one cluster: classes, CSIDrivers and volumes
+    /// one directory defines are there when another is applied (a GitOps repository of one
+    /// cluster). By default sets applied apart never meet.
+    #[arg(long)]
+    same_cluster: bool,
+    /// Feature gates set other than the Kubernetes version's default, as the components take
+    /// them: NAME=true|false, comma-separated (HonorPVReclaimPolicy=false).
+    #[arg(long, value_name = "GATES", value_parser = parse_gates)]
+    feature_gates: Option<BTreeMap<Feature, bool>>,
+}
+
+/// `--feature-gates A=true,B=false`, through the settings reader's words.
+fn parse_gates(s: &str) -> Result<BTreeMap<Feature, bool>, String> {
+    let mut map = serde_json::Map::new();
+    for pair in s.split(',').filter(|p| !p.trim().is_empty()) {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("\"{pair}\": write NAME=true or NAME=false"))?;
+        let on: bool = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("\"{pair}\": write NAME=true or NAME=false"))?;
+        map.insert(name.trim().to_string(), serde_json::Value::Bool(on));
+    }
+    let value = serde_json::Value::Object(map);
+    pvlint_core::settings::Setting {
+        key: "--feature-gates",
+        value: &value,
+    }
+    .feature_gates()
 }
 
 impl ClusterArgs {
@@ -47,25 +85,51 @@ impl ClusterArgs {
         config::lookup(self.config.as_deref()).map_err(output::error)
     }
 
-    /// Flags first, then the settings file.
+    /// Flags first, then the settings file; each value of the cluster profile records where
+    /// it came from.
     pub fn options(&self, complete: bool, cfg: &Config) -> Options {
-        Options {
-            kube_version: self
-                .kube_version
-                .or(cfg.kube_version)
-                .unwrap_or(KubeVersion::DEFAULT),
-            complete: complete || cfg.complete == Some(true),
+        let mut o = Options {
             rules: cfg.rules.clone(),
-            default_class: if self.no_default_class {
-                Some(String::new())
-            } else {
-                self.default_class
-                    .clone()
-                    .or_else(|| cfg.default_class.clone())
-            },
             field_validation: self.validate.unwrap_or_default(),
             hostpath_provisioner: self.enable_hostpath_provisioner,
+            ..Options::default()
+        };
+        cfg.apply_cluster(&mut o);
+        let flag = |o: &mut Options, key: Key, name: &str| {
+            o.cluster.from.insert(key, Given::Flag(name.to_string()));
+        };
+        if let Some(v) = self.kube_version {
+            o.kube_version = v;
+            flag(&mut o, Key::KubeVersion, "--kube-version");
         }
+        if complete {
+            o.complete = true;
+            flag(&mut o, Key::Complete, "--complete");
+        }
+        if self.no_default_class {
+            o.default_class = Some(String::new());
+            o.cluster.default_provisioner = None;
+            flag(&mut o, Key::DefaultClass, "--no-default-class");
+        } else if let Some(c) = &self.default_class {
+            o.default_class = Some(c.clone());
+            o.cluster.default_provisioner = None;
+            flag(&mut o, Key::DefaultClass, "--default-class");
+        }
+        if let Some(n) = self.nodes.as_deref().and_then(Nodes::parse) {
+            o.cluster.nodes = Some(n);
+            flag(&mut o, Key::Nodes, "--nodes");
+        }
+        if self.same_cluster {
+            o.cluster.same_cluster = true;
+            flag(&mut o, Key::SameCluster, "--same-cluster");
+        }
+        if let Some(gates) = &self.feature_gates {
+            o.cluster
+                .feature_gates
+                .extend(gates.iter().map(|(&f, &on)| (f, on)));
+            flag(&mut o, Key::FeatureGates, "--feature-gates");
+        }
+        o
     }
 
     /// The cluster-state sources (`--cluster-state`, else the settings file's), or the error
@@ -132,6 +196,43 @@ impl EngineArgs {
             EngineKind::Wasm => Err(engine::NOT_BUILT.into()),
         };
         opened.map_err(output::error)
+    }
+}
+
+/// `--enable RULE` and `--disable RULE`: rules on or off for this run, over the settings file.
+#[derive(clap::Args)]
+pub struct RuleArgs {
+    /// Turn a rule off for this run (repeat, or separate with commas).
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = rule_id)]
+    disable: Vec<String>,
+    /// Turn a rule on that the settings file turns off (repeat, or separate with commas).
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = rule_id)]
+    enable: Vec<String>,
+}
+
+/// A rule id that exists; else what was meant.
+fn rule_id(s: &str) -> Result<String, String> {
+    match pvlint_core::rules::find(s) {
+        Some(r) => Ok(r.id.to_string()),
+        None => Err(format!(
+            "no rule \"{s}\"{}; `pvlint rules` lists them",
+            pvlint_core::settings::hint(s, pvlint_core::rules().iter().map(|r| r.id))
+        )),
+    }
+}
+
+impl RuleArgs {
+    /// The flags over the settings file's `rules`: `--disable` turns a rule off, `--enable`
+    /// back on at its own severity (or the severity the file gives it).
+    pub fn apply(&self, rules: &mut BTreeMap<String, pvlint_core::RuleLevel>) {
+        for id in &self.enable {
+            if rules.get(id) == Some(&pvlint_core::RuleLevel::Off) {
+                rules.remove(id);
+            }
+        }
+        for id in &self.disable {
+            rules.insert(id.clone(), pvlint_core::RuleLevel::Off);
+        }
     }
 }
 

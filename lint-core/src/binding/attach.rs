@@ -15,7 +15,12 @@ use crate::kube::{self, AccessModes};
 pub enum Attach {
     /// It attaches to one node at a time: a second node gets Multi-Attach.
     Exclusive { why: String },
-    /// pvlint does not know the driver; it assumes it attaches (as most block storage does).
+    /// pvlint does not know the CSI driver (no CSIDriver object, no row of its table): the
+    /// cluster profile says such drivers attach, as Kubernetes does without a CSIDriver object
+    /// and as most block storage does. Not an assumption a finding names.
+    Presumed { why: String },
+    /// pvlint does not know what the volume is (a source it does not recognise, a class that
+    /// provisions nothing); it assumes it attaches, and says so.
     Assumed { why: String },
     /// pvlint does not know the driver, and the class's name says node-local storage (see
     /// [`crate::drivers::local_by_name`]): it may attach, but most likely pins its pods to one
@@ -35,7 +40,10 @@ impl Attach {
     pub fn contends(&self) -> bool {
         matches!(
             self,
-            Attach::Exclusive { .. } | Attach::Assumed { .. } | Attach::ProbablyLocal { .. }
+            Attach::Exclusive { .. }
+                | Attach::Presumed { .. }
+                | Attach::Assumed { .. }
+                | Attach::ProbablyLocal { .. }
         )
     }
 
@@ -51,6 +59,7 @@ impl Attach {
     pub fn why(&self) -> &str {
         match self {
             Attach::Exclusive { why }
+            | Attach::Presumed { why }
             | Attach::Assumed { why }
             | Attach::ProbablyLocal { why }
             | Attach::Never { why }
@@ -91,7 +100,7 @@ pub fn driver(name: &str, csi_driver: impl Fn(&str) -> Option<bool>) -> Attach {
         Some(crate::drivers::Attach::NotCsi) => Attach::Never {
             why: format!("{name} creates hostPath volumes, which never attach"),
         },
-        None => Attach::Assumed {
+        None => Attach::Presumed {
             why: format!(
                 "no CSIDriver object for {name} is known, and without one Kubernetes attaches its volumes"
             ),
@@ -179,7 +188,10 @@ mod tests {
         let d = SourceKind::Csi {
             driver: "x.example.com".into(),
         };
-        assert!(volume(&d, AccessModes::RWO, false, none).assumed());
+        assert!(matches!(
+            volume(&d, AccessModes::RWO, false, none),
+            Attach::Presumed { .. }
+        ));
         assert!(!volume(&d, AccessModes::RWO, false, |_| Some(false)).contends());
         assert!(matches!(
             volume(&d, AccessModes::RWO, false, |_| Some(true)),

@@ -19,7 +19,7 @@ use std::fmt;
 
 use super::{ClaimSpec, VolumeSpec};
 use crate::kube::{AccessModes, VolumeMode};
-use crate::options::KubeVersion;
+use crate::options::Target;
 use crate::quantity::Quantity;
 
 /// One of the controller's checks.
@@ -146,8 +146,8 @@ impl Mismatch {
 
 /// Whether the VolumeAttributesClass feature gate is on by default (beta from 1.31 but off by
 /// default; GA and on from 1.34).
-pub fn attributes_class_enabled(version: KubeVersion) -> bool {
-    version.at_least(34)
+pub fn attributes_class_enabled(t: Target) -> bool {
+    t.feature(crate::version::Feature::VolumeAttributesClass)
 }
 
 fn too_small(v: &VolumeSpec, c: &ClaimSpec) -> Option<Mismatch> {
@@ -166,7 +166,7 @@ fn class(v: &VolumeSpec, claim_class: &str) -> Option<Mismatch> {
     })
 }
 
-fn attributes_class(v: &VolumeSpec, c: &ClaimSpec, version: KubeVersion) -> Option<Mismatch> {
+fn attributes_class(v: &VolumeSpec, c: &ClaimSpec, version: Target) -> Option<Mismatch> {
     (attributes_class_enabled(version) && v.attributes_class != c.attributes_class).then(|| {
         Mismatch::AttributesClass {
             volume: v.attributes_class.to_string(),
@@ -203,7 +203,7 @@ pub fn check_volume_satisfy_claim(
     v: &VolumeSpec,
     c: &ClaimSpec,
     claim_class: &str,
-    version: KubeVersion,
+    version: Target,
 ) -> Vec<Mismatch> {
     let mut out = Vec::new();
     if v.deleting {
@@ -238,7 +238,7 @@ pub fn match_failures(
     v: &VolumeSpec,
     c: &ClaimSpec,
     claim_class: &str,
-    version: KubeVersion,
+    version: Target,
 ) -> Vec<Mismatch> {
     let mut out = Vec::new();
     out.extend(access_modes(v, c));
@@ -288,7 +288,8 @@ mod tests {
         }
     }
 
-    const V: KubeVersion = KubeVersion::new(1, 34);
+    use crate::options::KubeVersion;
+    const V: Target = Target::of(KubeVersion::new(1, 34));
 
     /// pv_controller_test.go / binder_test.go "2-8 - claim prebound to volume that is too
     /// small": VolumeMismatch "requested PV is too small"; the order of errors follows
@@ -328,7 +329,9 @@ mod tests {
         let mut v = pv("", "1Gi", AccessModes::RWO);
         v.attributes_class = "gold".into();
         let c = claim("1Gi", AccessModes::RWO);
-        assert!(check_volume_satisfy_claim(&v, &c, "", KubeVersion::new(1, 33)).is_empty());
+        assert!(
+            check_volume_satisfy_claim(&v, &c, "", Target::of(KubeVersion::new(1, 33))).is_empty()
+        );
         assert_eq!(
             check_volume_satisfy_claim(&v, &c, "", V)[0].check(),
             Check::AttributesClass

@@ -63,7 +63,7 @@ pub struct Index {
     /// makes a new one each time, `kubectl apply` refuses it.
     pub generate_named: std::collections::HashSet<(SourceId, usize)>,
     /// The Kubernetes release the input is applied to: it decides which API versions exist.
-    pub(crate) version: crate::options::KubeVersion,
+    pub(crate) version: crate::options::Target,
     /// The field validation of the apply that creates these objects: with `Strict` (kubectl's
     /// default) an object with a field the API does not know is rejected. `Warn` for objects
     /// that exist already (a cluster's state).
@@ -109,7 +109,7 @@ impl Index {
     pub fn build_set(
         sources: &[Source],
         ids: &[SourceId],
-        version: crate::options::KubeVersion,
+        version: crate::options::Target,
         field_validation: crate::options::FieldValidation,
     ) -> Index {
         let mut ix = Index {
@@ -135,11 +135,11 @@ impl Index {
     /// Indexes `sources` for the default Kubernetes release, as objects that exist (no field
     /// validation rejects one).
     pub fn build(sources: &[Source]) -> Index {
-        Index::build_for(sources, crate::options::KubeVersion::DEFAULT)
+        Index::build_for(sources, crate::options::Target::default())
     }
 
     /// Indexes `sources` for Kubernetes `version`, as objects that exist: a cluster's state.
-    pub fn build_for(sources: &[Source], version: crate::options::KubeVersion) -> Index {
+    pub fn build_for(sources: &[Source], version: crate::options::Target) -> Index {
         Index::load(sources).with_views(version, crate::options::FieldValidation::Warn)
     }
 
@@ -147,7 +147,7 @@ impl Index {
     /// `version`.
     pub fn build_applied(
         sources: &[Source],
-        version: crate::options::KubeVersion,
+        version: crate::options::Target,
         field_validation: crate::options::FieldValidation,
     ) -> Index {
         Index::load(sources).with_views(version, field_validation)
@@ -175,7 +175,7 @@ impl Index {
     /// apply with `field_validation`.
     pub(crate) fn with_views(
         mut self,
-        version: crate::options::KubeVersion,
+        version: crate::options::Target,
         field_validation: crate::options::FieldValidation,
     ) -> Index {
         self.version = version;

@@ -35,7 +35,8 @@ impl Index {
             {
                 continue; // generateName: a new object every time
             }
-            if crate::apiversions::removed(&o.api_version, &o.kind, self.version).is_some() {
+            if crate::apiversions::removed(&o.api_version, &o.kind, self.version.version).is_some()
+            {
                 continue; // never sent: kubectl finds no resource for it
             }
             let key = (
@@ -209,7 +210,8 @@ impl Index {
                 continue;
             }
             // A version the release no longer serves: the object never exists.
-            if let Some(r) = crate::apiversions::removed(&obj.api_version, &obj.kind, self.version)
+            if let Some(r) =
+                crate::apiversions::removed(&obj.api_version, &obj.kind, self.version.version)
             {
                 // A patch at a removed version is left out with the rest of the patch.
                 if !obj.from_patch {
@@ -336,7 +338,7 @@ enum Read {
 fn read_object(
     obj: &Object,
     id: ObjId,
-    version: crate::options::KubeVersion,
+    version: crate::options::Target,
     r: &mut Reader<'_>,
 ) -> Read {
     check_metadata(r);

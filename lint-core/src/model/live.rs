@@ -354,3 +354,44 @@ pub const OUT_OF_SERVICE_TAINT: &str = "node.kubernetes.io/out-of-service";
 pub fn csi_unique_name(driver: &str, handle: &str) -> String {
     format!("kubernetes.io/csi/{driver}^{handle}")
 }
+
+/// How many Nodes of a cluster state take a workload's pods, and in how many zones: those not
+/// cordoned (`spec.unschedulable`), without a NoSchedule or NoExecute taint (a control-plane
+/// node's), and not reported NotReady; zones by `topology.kubernetes.io/zone`. None when the
+/// state lists no Node.
+pub fn node_layout(objects: &[Object]) -> Option<(usize, usize)> {
+    let mut diags = Vec::new();
+    let mut listed = false;
+    let mut schedulable = 0;
+    let mut zones: HashSet<Str> = HashSet::new();
+    for (id, obj) in objects.iter().enumerate() {
+        if obj.kind != "Node" || obj.api_version != "v1" || obj.tree_released() {
+            continue;
+        }
+        listed = true;
+        let mut r = Reader::new(obj, id, &mut diags);
+        let node = read_node(&mut r);
+        let cordoned = r.bool("spec.unschedulable").is_some_and(|b| b.value);
+        let tainted = r.seq("spec.taints").is_some_and(|ts| {
+            ts.iter().any(|t| {
+                matches!(
+                    t.get("effect").and_then(Node::as_str),
+                    Some("NoSchedule" | "NoExecute")
+                )
+            })
+        });
+        if cordoned || tainted || node.ready == Some(false) {
+            continue;
+        }
+        schedulable += 1;
+        if let Some(zone) = obj
+            .root()
+            .at("metadata.labels")
+            .and_then(|l| l.get("topology.kubernetes.io/zone"))
+            .and_then(Node::as_str)
+        {
+            zones.insert(Str::from(zone));
+        }
+    }
+    listed.then_some((schedulable, zones.len()))
+}

@@ -119,7 +119,7 @@ impl<'a> Reader<'a> {
 
     /// Records a scalar that is an unrendered template placeholder, or a field a
     /// kustomization's `replacements` overwrite.
-    fn placeholder(&mut self, n: &Node, path: &str) -> bool {
+    pub(crate) fn placeholder(&mut self, n: &Node, path: &str) -> bool {
         let replaced = self
             .obj
             .replaced

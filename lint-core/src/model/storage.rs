@@ -524,6 +524,10 @@ pub(crate) fn read_storage_class(obj: &Object, id: ObjId, r: &mut Reader<'_>) ->
     let mut is_default = None;
     for key in [kube::ANN_DEFAULT_CLASS, kube::ANN_BETA_DEFAULT_CLASS] {
         if let Some(f) = obj.annotation_field(key) {
+            let value = obj.annotation(key).expect("entry exists");
+            if r.placeholder(value, &format!("metadata.annotations.{key}")) {
+                continue;
+            }
             // A null value is the empty string to the API server.
             let null = obj.annotation(key).is_some_and(crate::node::Node::is_null);
             match obj.annotation_str(key).or(null.then_some("")) {

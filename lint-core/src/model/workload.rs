@@ -5,7 +5,7 @@ use super::{Field, ObjId, Object, Reader, Spanned};
 use crate::finding::Severity;
 use crate::kube::IntOrPercent;
 use crate::node::{Node, ScalarKind};
-use crate::options::KubeVersion;
+use crate::options::Target;
 use crate::string::Str;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,8 +149,8 @@ pub struct Workload {
 /// Retain), checked as ValidatePersistentVolumeClaimRetentionPolicyType checks each value.
 /// Before 1.27 the StatefulSetAutoDeletePVC gate is off by default: the API server drops the
 /// field (dropStatefulSetDisabledFields) and the controller keeps every claim.
-fn retention(r: &mut Reader<'_>, version: KubeVersion) -> Retention {
-    if !version.at_least(27) {
+fn retention(r: &mut Reader<'_>, version: Target) -> Retention {
+    if !version.feature(crate::version::Feature::StatefulSetAutoDeletePVC) {
         return Retention::default();
     }
     const CHOICES: &[(&str, ClaimRetention)] = &[
@@ -336,7 +336,7 @@ pub(crate) fn read_workload(
     id: ObjId,
     kind: WorkloadKind,
     r: &mut Reader<'_>,
-    version: KubeVersion,
+    version: Target,
 ) -> Workload {
     let fixed = |r: &mut Reader<'_>, path: &str| {
         let v = r.int(path);

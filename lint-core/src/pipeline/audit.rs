@@ -11,10 +11,10 @@ use crate::request::Request;
 use crate::rules::{self, Context, Sink};
 use crate::sim::{self, Side};
 
-pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
+pub(crate) fn run(req: &Request, cluster: &mut Index, profile: &crate::profile::Profile) -> Run {
     let manifests = Index::build_applied(
         &req.sources,
-        req.options.kube_version,
+        req.options.target(),
         req.options.field_validation,
     );
     let world = sim::simulate(cluster, &manifests, &req.options, true);
@@ -34,6 +34,7 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
             live: None,
             served_elsewhere: &[],
             cluster: Some(cluster),
+            profile,
         };
         for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {
             if rule.scope.on_manifests() {
@@ -50,6 +51,7 @@ pub(crate) fn run(req: &Request, cluster: &mut Index) -> Run {
         served_elsewhere: &[],
         live: Some(&live),
         cluster: None,
+        profile,
     };
     let mut on_cluster = Vec::new();
     for rule in rules::ALL.iter().filter(|r| enabled(r, &req.options)) {

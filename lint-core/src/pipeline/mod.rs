@@ -4,6 +4,7 @@
 
 mod audit;
 mod findings;
+mod profile;
 mod simulate;
 
 pub(crate) use simulate::simulate;
@@ -57,25 +58,21 @@ pub(crate) fn lint_request_dropping_texts(req: &mut Request) -> Report {
 /// Lints `req`, apply set by apply set; `loaded` is its manifests' index,
 /// [loaded](index::Index::load) already (for a request that is one apply set, not an audit).
 fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index::Index>) -> Report {
-    let mut cluster = index::Index::build_for(&req.cluster, req.options.kube_version);
+    let mut cluster = index::Index::build_for(&req.cluster, req.options.target());
     let cluster_given = !req.cluster.is_empty();
+    let profile = profile::resolve(&req.options, &profile::state_facts(&req.cluster, &cluster));
     let mut all = Run::default();
     if req.audit {
-        all = audit::run(req, &mut cluster);
+        all = audit::run(req, &mut cluster, &profile);
     } else if let Some(ix) = loaded {
         let live = index::LiveObjects::of(&cluster);
-        let mut ix = ix.with_views(req.options.kube_version, req.options.field_validation);
-        let set = SetContext::new(
-            &sets[0],
-            req.grouping(),
-            &req.options,
-            sim::Elsewhere::default(),
-        );
+        let mut ix = ix.with_views(req.options.target(), req.options.field_validation);
+        let set = SetContext::new(&sets[0], req.grouping(), sim::Elsewhere::default());
         all = run_rules(
             &req.sources,
             &mut ix,
             (&cluster, &live, cluster_given),
-            &req.options,
+            (&req.options, &profile),
             &set,
         );
     } else {
@@ -88,29 +85,31 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
                 index::Index::build_set(
                     &req.sources,
                     &set.sources,
-                    req.options.kube_version,
+                    req.options.target(),
                     req.options.field_validation,
                 )
             })
             .collect();
-        // What the other sets define cluster-wide (each directory's, or each file's with
-        // --each-file): the input's best account of the cluster's classes and drivers, as an
-        // assumption; not when the cluster is known.
-        let elsewhere = if tag && !cluster_given && !req.options.complete {
+        // Sets applied apart never meet, unless the profile says they go to one cluster
+        // (`sameCluster`): then what the other sets define cluster-wide (each directory's, or
+        // each file's with --each-file) is the input's best account of the cluster's classes,
+        // drivers and volumes, as an assumption; not when the cluster is known.
+        let shared = tag && profile.same_cluster.value;
+        let elsewhere = if shared && !cluster_given && !req.options.complete {
             sim::Elsewhere::collect(&indexes.iter().collect::<Vec<_>>(), &req.sources)
         } else {
             sim::Elsewhere::default()
         };
-        // Every object at a served version, by set: a file that defines an object at a
-        // removed version next to one at a served version is a variant for older clusters.
-        let served: Vec<Vec<index::Served>> = if tag {
+        // Every object at a served version, by set: on one cluster, a file that defines an
+        // object at a removed version next to one at a served version elsewhere is a variant
+        // for older clusters.
+        let served: Vec<Vec<index::Served>> = if shared {
             indexes.iter().map(|ix| ix.served().collect()).collect()
         } else {
             Vec::new()
         };
         for (n, ix) in indexes.iter_mut().enumerate() {
-            let mut set =
-                SetContext::new(&sets[n], req.grouping(), &req.options, elsewhere.for_set(n));
+            let mut set = SetContext::new(&sets[n], req.grouping(), elsewhere.for_set(n));
             if !ix.removed.is_empty() {
                 set.served_elsewhere = served
                     .iter()
@@ -123,7 +122,7 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
                 &req.sources,
                 ix,
                 (&cluster, &live, cluster_given),
-                &req.options,
+                (&req.options, &profile),
                 &set,
             );
             if tag {
@@ -166,6 +165,7 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
         schema: SCHEMA.to_string(),
         version: VERSION.to_string(),
         options: req.options.clone(),
+        profile,
         apply_sets: sets
             .iter()
             .map(|s| ApplySetOut {
@@ -189,8 +189,10 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
 struct SetContext {
     /// What the input's other apply sets define cluster-wide.
     elsewhere: sim::Elsewhere,
-    /// That the set's files are applied together is pvlint's default (a directory or a
-    /// kustomization of several files), not the user's word (`--together`, `--complete`).
+    /// That the set's files are applied together is pvlint's default (a directory of several
+    /// files), not the user's word (`--together`) nor the input's (a kustomization builds its
+    /// resources into one apply, `kubectl apply -k`). `--complete` says what exists, not how
+    /// it is applied: an empty cluster state says the same, and leaves the grouping open too.
     assumed_together: bool,
     /// Applied in file order (not a kustomization, whose output kustomize sorts by kind).
     file_order: bool,
@@ -202,11 +204,11 @@ impl SetContext {
     fn new(
         set: &applyset::ApplySet,
         grouping: applyset::Grouping,
-        options: &Options,
         elsewhere: sim::Elsewhere,
     ) -> SetContext {
-        let assumed =
-            grouping == applyset::Grouping::Directory && !options.complete && set.sources.len() > 1;
+        let assumed = grouping == applyset::Grouping::Directory
+            && set.kind == applyset::SetKind::Directory
+            && set.sources.len() > 1;
         SetContext {
             elsewhere,
             assumed_together: assumed,
@@ -228,7 +230,7 @@ fn run_rules(
     sources: &[Source],
     ix: &mut index::Index,
     (cluster, live, cluster_given): (&index::Index, &index::LiveObjects<'_>, bool),
-    options: &Options,
+    (options, profile): (&Options, &crate::profile::Profile),
     set: &SetContext,
 ) -> Run {
     ix.check_live_updates(live);
@@ -248,7 +250,7 @@ fn run_rules(
         &manifest_context(
             sources,
             ix,
-            options,
+            (options, profile),
             &unrun,
             set,
             cluster_given.then_some(cluster),
@@ -271,7 +273,7 @@ fn run_rules(
         &manifest_context(
             sources,
             ix,
-            options,
+            (options, profile),
             &world,
             set,
             cluster_given.then_some(cluster),
@@ -319,7 +321,7 @@ fn run_stage(
 fn manifest_context<'a>(
     sources: &'a [Source],
     ix: &'a index::Index,
-    options: &'a Options,
+    (options, profile): (&'a Options, &'a crate::profile::Profile),
     world: &'a sim::World,
     set: &'a SetContext,
     cluster: Option<&'a index::Index>,
@@ -333,6 +335,7 @@ fn manifest_context<'a>(
         live: None,
         served_elsewhere: &set.served_elsewhere,
         cluster,
+        profile,
     }
 }
 
@@ -425,7 +428,10 @@ status:
                 &crate::index::LiveObjects::of(&Index::default()),
                 false,
             ),
-            &Options::default(),
+            (
+                &Options::default(),
+                &super::profile::resolve(&Options::default(), &Default::default()),
+            ),
             &super::SetContext::default(),
         );
         assert!(ix.objects.iter().all(|o| o.tree_released()));

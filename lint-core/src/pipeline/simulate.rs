@@ -20,10 +20,10 @@ type StepReport<'a> = dyn FnMut(&sim::World, Option<&Operation>, Vec<RefusedUpda
 pub(crate) fn simulate(req: &Request) -> Result<Simulation, String> {
     let mut manifests = Index::build_applied(
         &req.sources,
-        req.options.kube_version,
+        req.options.target(),
         req.options.field_validation,
     );
-    let cluster = Index::build_for(&req.cluster, req.options.kube_version);
+    let cluster = Index::build_for(&req.cluster, req.options.target());
     manifests.check_live_updates(&crate::index::LiveObjects::of(&cluster));
     // Applied as one `kubectl apply`: in file order, unless kustomize sorts it by kind.
     let set = sim::Elsewhere {
@@ -40,7 +40,7 @@ pub(crate) fn simulate(req: &Request) -> Result<Simulation, String> {
         .map(|op| match op {
             Operation::Apply { sources } => Some(Index::build_applied(
                 sources,
-                req.options.kube_version,
+                req.options.target(),
                 req.options.field_validation,
             )),
             _ => None,

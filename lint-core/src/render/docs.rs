@@ -29,8 +29,19 @@ pub fn rules_table() -> String {
 /// One rule's documentation as Markdown (what `pvlint explain` prints).
 pub fn explain(rule: &Rule) -> String {
     let d = &rule.docs;
+    let mut grades = String::new();
+    for g in d.grades {
+        let _ = writeln!(
+            grades,
+            "- **{}**: {} (`tests/fixtures/{}/{}`)",
+            g.severity.as_str(),
+            g.when.trim(),
+            rule.id,
+            g.example
+        );
+    }
     format!(
-        "# {id}\n\nFamily: {family} · Default severity: {sev}\n\n{summary}\n\n## What it does\n\n{what}\n\n## Why is this bad?\n\n{why}\n\n## Example\n\n```yaml\n{example}```\n\n## How to fix\n\n{fix}\n\n```yaml\n{fixed}```\n\n## Known problems\n\n{known}\n",
+        "# {id}\n\nFamily: {family} · Highest severity: {sev}\n\n{summary}\n\n## What it does\n\n{what}\n\n## Severity\n\n{grades}\n## Why is this bad?\n\n{why}\n\n## Example\n\n```yaml\n{example}```\n\n## How to fix\n\n{fix}\n\n```yaml\n{fixed}```\n\n## Known problems\n\n{known}\n",
         id = rule.id,
         family = rule.family.as_str(),
         sev = rule.severity.as_str(),
@@ -84,32 +95,41 @@ pub fn rules_markdown() -> String {
 
 /// How severities are decided, for every rule: said once, above the rules.
 const SEVERITY_AND_CERTAINTY: &str = "
-## Severity: what pvlint is sure of
+## Severity: the cluster profile
 
-The severity in the table is a rule's highest. Each finding is graded by what pvlint knows:
+Findings are judged for a target cluster, the **cluster profile**: a `cluster:` section in
+`.pvlint.yaml` (or the Kubewarden policy's settings), flags (`--nodes one|several|zones`,
+`--default-class`, `--no-default-class`, `--kube-version`, `--feature-gates`, `--complete`,
+`--same-cluster`), the cluster state (`--cluster-state`: its Nodes, CSIDrivers and default
+StorageClass; `--against-cluster` and `pvlint cluster` read them live), and what none of those
+say comes from the **default profile**: a production cluster of several nodes, with a default
+StorageClass of unknown name, whose CSI drivers pvlint does not know attach their volumes to one
+node at a time, at Kubernetes 1.34. The human output names the profile once, above the findings;
+the JSON report has it as `profile`, each value with where it came from.
 
-- **error**: it fails, or loses data, on every cluster consistent with the input. The API server
-  rejects the object, or the controller's outcome does not depend on anything the input leaves
-  open.
-- **warning**: it fails on the clusters pvlint assumes, and the finding names each assumption
-  (`= assumed:` in the human output, `consequence.assumptions` in JSON): a StorageClass or driver
-  the input names but does not define, the cluster's default class, whether a driver attaches
-  volumes to one node, whether the scheduler puts pods on several nodes, whether the files of a
-  folder are applied together, whether a static provisioner adds volumes at run time, a class
-  another file of the input defines. A finding that rests on an assumption is never an error.
-- **info**: worth knowing, or a hazard a typical cluster makes unlikely (a class whose name says
-  node-local storage, a static pool a provisioner fills at run time, a file that is a variant for
-  older clusters).
+- **error**: it fails, or loses data, on every cluster that matches the profile and the input.
+- **warning**: it depends on something neither the profile nor the input settles, and the
+  finding names each such assumption (`= assumed:` in the human output,
+  `consequence.assumptions` in JSON): a StorageClass or driver the input names but does not
+  define, whether the files of a directory are applied together, a hostPath volume written for
+  one node against the default profile's several, whether a static provisioner adds volumes at
+  run time. A finding that rests on an assumption is never an error.
+- **info**: unlikely under the profile (a class whose name says node-local storage, a static pool
+  a provisioner fills at run time), or only a fact worth knowing.
 
-`--complete` (the input is all there is), `--cluster-state FILE` and `--against-cluster` remove
-assumptions: the same outcome is then an error. The same knowledge gives the same severity
-whichever way it is given.
+Each rule's \"Severity\" section says when it reports which, with a fixture that shows it; the
+table's severity is a rule's highest. The same knowledge gives the same severity whichever way it
+is given (a flag, the settings file, a cluster state, a live cluster).
 
 ## What is applied together
 
 `pvlint lint DIR` lints each directory's files as one apply set, as `kubectl apply -f DIR` applies
 them (not its subdirectories), each Kustomization root with its resources, and standard input as
-one set; independent examples of a repository never meet. `--each-file` lints every file alone,
+one set. Sets applied apart never meet: what one defines (a default class, a CSIDriver, a
+hostPath volume that suggests one node) says nothing of another's cluster, and `--each-file`
+gives each file what it gets alone. Where the sets go to one cluster on purpose (a GitOps
+repository of one cluster), say so: `sameCluster: true` in the profile (`--same-cluster`) carries
+each set's StorageClasses, CSIDrivers and PersistentVolumes to the others, as assumptions;
 `--together` lints the whole input as one set. Within a set, an object defined twice is resolved
 as `kubectl apply` does (a later definition that changes an immutable field is refused and the
 first stands). The JSON report lists the sets (`applySets`), and each finding of a multi-set input

@@ -291,7 +291,8 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
             *sets_of.entry(file.as_str()).or_default() += 1;
         }
     }
-    for f in &report.findings {
+    profile_line(&mut out, &p, report);
+    for f in by_severity_within_files(&report.findings) {
         let set = f
             .apply_set
             .filter(|_| {
@@ -331,6 +332,62 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
     out
 }
 
+/// One line per finding, `FILE:LINE:COL: SEVERITY[RULE] HEADLINE` (what editors' error formats
+/// and grep read), most severe first within a file, then the summary line.
+pub fn concise(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "cluster: {}", report.profile.describe());
+    for f in by_severity_within_files(&report.findings) {
+        let l = &f.location;
+        let _ = writeln!(
+            out,
+            "{}:{}:{}: {}[{}] {}",
+            l.file,
+            l.line,
+            l.column,
+            f.severity.as_str(),
+            f.rule,
+            f.message
+        );
+    }
+    let s = &report.summary;
+    let _ = writeln!(
+        out,
+        "pvlint: {}, {}, {}",
+        plural(s.errors, "error", "errors"),
+        plural(s.warnings, "warning", "warnings"),
+        plural(s.infos, "info", "infos")
+    );
+    out
+}
+
+/// The cluster the findings are judged for, once, above them: "cluster: several nodes, ...".
+fn profile_line(out: &mut String, p: &Paint, report: &Report) {
+    let _ = writeln!(
+        out,
+        "{}: {}\n",
+        p.bold("cluster"),
+        report.profile.describe()
+    );
+}
+
+/// The findings file by file (in the report's order of files), the most severe first within a
+/// file, each severity in the report's order (by line).
+fn by_severity_within_files(findings: &[crate::finding::Finding]) -> Vec<&crate::finding::Finding> {
+    let mut first_of_file: HashMap<&str, usize> = HashMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        first_of_file.entry(f.location.file.as_str()).or_insert(i);
+    }
+    let mut out: Vec<&crate::finding::Finding> = findings.iter().collect();
+    out.sort_by_key(|f| {
+        (
+            first_of_file[f.location.file.as_str()],
+            std::cmp::Reverse(f.severity),
+        )
+    });
+    out
+}
+
 /// The findings of `pvlint cluster`: each points at a live object (kind, namespace/name,
 /// field) rather than at a file, then a summary naming the cluster (`what`, e.g. "context
 /// kind-dev, Kubernetes 1.34").
@@ -341,7 +398,8 @@ pub fn human_cluster(report: &Report, what: &str, opts: HumanOptions) -> String 
     };
     let mut out = String::new();
     let none = Sources::new();
-    for f in &report.findings {
+    profile_line(&mut out, &p, report);
+    for f in by_severity_within_files(&report.findings) {
         finding(&mut out, &p, &none, f, true, None);
     }
     let s = &report.summary;

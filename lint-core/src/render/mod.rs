@@ -1,6 +1,7 @@
 //! Renderers: findings → text. Pure functions returning strings (and [`write_json`], which
 //! writes the same JSON to a writer the host gives).
 
+mod ci;
 mod docs;
 mod human;
 mod migrate;
@@ -9,8 +10,9 @@ mod sarif;
 mod sim;
 mod yaml;
 
+pub use ci::{gitlab, junit};
 pub use docs::{explain, rules_markdown, rules_markdown_table, rules_table};
-pub use human::{human, human_cluster, HumanOptions};
+pub use human::{concise, human, human_cluster, HumanOptions};
 pub use migrate::{migration_json, migration_summary};
 pub use policyreport::{policy_reports, POLICY_REPORT_API};
 pub use sarif::{github, sarif, write_sarif, RULES_DOC};

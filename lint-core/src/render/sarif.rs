@@ -41,7 +41,7 @@ pub fn uri(file: &str) -> String {
 }
 
 /// FNV-1a, 64 bits: stable across runs, platforms and Rust versions.
-fn fnv(parts: &[&str]) -> String {
+pub(super) fn fnv(parts: &[&str]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for p in parts {
         for b in p.bytes().chain(std::iter::once(0)) {
@@ -59,6 +59,25 @@ fn region(l: &Location) -> Value {
         "endLine": l.end_line,
         "endColumn": l.end_column,
     })
+}
+
+/// Where an annotation of a rendered finding goes: the template or source file when the host
+/// found it in the repository; else the rendered file itself, at the finding's line, when the
+/// input is a file (committed rendered output, whose chart is not in the repository); else
+/// (rendered output piped in, `<stdin>`) the template as the tool names it, without a line.
+enum Place<'a> {
+    Origin(&'a crate::finding::Origin),
+    Rendered,
+    Named(&'a crate::finding::Origin),
+}
+
+fn place(l: &Location) -> Place<'_> {
+    match l.origin.as_deref() {
+        None => Place::Rendered,
+        Some(o) if o.path.is_some() => Place::Origin(o),
+        Some(_) if !l.file.starts_with('<') => Place::Rendered,
+        Some(o) => Place::Named(o),
+    }
 }
 
 /// The template or source file a rendered finding came from, as found in the repository.
@@ -130,10 +149,16 @@ fn message(f: &Finding) -> Value {
         markdown.push_str(&format!("\n\n**Help:** {h}"));
     }
     if let Some(o) = &f.location.origin {
-        let at = format!(
-            "(Line {} of the output of {}, {}.)",
-            f.location.line, o.tool, f.location.file
-        );
+        let at = match place(&f.location) {
+            Place::Rendered => format!(
+                "(Rendered by {} from {}, which is not in the repository.)",
+                o.tool, o.file
+            ),
+            _ => format!(
+                "(Line {} of the output of {}, {}.)",
+                f.location.line, o.tool, f.location.file
+            ),
+        };
         text.push_str(&format!("\n{at}"));
         markdown.push_str(&format!("\n\n{at}"));
     }
@@ -142,8 +167,8 @@ fn message(f: &Finding) -> Value {
 
 fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
     let mut related: Vec<Value> = Vec::new();
-    let primary = match &f.location.origin {
-        Some(o) if o.path.is_some() => {
+    let primary = match place(&f.location) {
+        Place::Origin(o) => {
             related.push(json!({
                 "id": related.len(),
                 "message": { "text": format!("where {} rendered it", o.tool) },
@@ -151,7 +176,7 @@ fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
             }));
             origin_location(o)
         }
-        Some(o) => {
+        Place::Named(o) => {
             related.push(json!({
                 "id": related.len(),
                 "message": { "text": format!("where {} rendered it", o.tool) },
@@ -159,7 +184,7 @@ fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
             }));
             json!({ "artifactLocation": { "uri": uri(&o.file) } })
         }
-        None => physical(&f.location),
+        Place::Rendered => physical(&f.location),
     };
     let mut location = json!({ "physicalLocation": primary });
     if let Some(o) = &f.object {
@@ -170,10 +195,10 @@ fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
         }]);
     }
     for r in &f.related {
-        let loc = match &r.location.origin {
-            Some(o) if o.path.is_some() => origin_location(o),
-            Some(o) => json!({ "artifactLocation": { "uri": uri(&o.file) } }),
-            None => physical(&r.location),
+        let loc = match place(&r.location) {
+            Place::Origin(o) => origin_location(o),
+            Place::Named(o) => json!({ "artifactLocation": { "uri": uri(&o.file) } }),
+            Place::Rendered => physical(&r.location),
         };
         related.push(json!({
             "id": related.len(),
@@ -182,13 +207,11 @@ fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
         }));
     }
     let object = f.object.as_ref().map(|o| o.display()).unwrap_or_default();
-    let file = f
-        .location
-        .origin
-        .as_ref()
-        .map_or(f.location.file.as_str(), |o| {
-            o.path.as_deref().unwrap_or(o.file.as_str())
-        });
+    let file = match place(&f.location) {
+        Place::Origin(o) => o.path.as_deref().unwrap_or(o.file.as_str()),
+        Place::Named(o) => o.file.as_str(),
+        Place::Rendered => f.location.file.as_str(),
+    };
     let mut r = json!({
         "ruleId": f.rule,
         "level": level(f.severity),
@@ -271,7 +294,14 @@ pub fn write_sarif(report: &Report, mut out: impl std::io::Write) -> std::io::Re
             },
             "columnKind": "unicodeCodePoints",
             "results": [],
-            "invocations": [{ "executionSuccessful": true }],
+            "invocations": [{
+                "executionSuccessful": true,
+                // The cluster the findings are judged for, each value with where it came from.
+                "properties": {
+                    "clusterProfile": report.profile.describe(),
+                    "profile": serde_json::to_value(&report.profile).unwrap_or_default(),
+                },
+            }],
         }],
     });
     let mut typed: serde_sarif::sarif::Sarif =
@@ -308,7 +338,11 @@ pub fn github(report: &Report) -> String {
         if let Some(c) = &f.consequence {
             message.push_str(&format!("\n{}", c.summary));
         }
-        let props = match &l.origin {
+        let props = match l
+            .origin
+            .as_deref()
+            .filter(|_| !matches!(place(l), Place::Rendered))
+        {
             Some(o) if o.path.is_some() => {
                 message.push_str(&format!(
                     "\n(line {} of the output of {}, {})",
@@ -330,14 +364,22 @@ pub fn github(report: &Report) -> String {
                 ));
                 format!("file={}", escape_property(&o.file))
             }
-            None => format!(
-                "file={},line={},col={},endLine={},endColumn={}",
-                escape_property(&l.file),
-                l.line,
-                l.column,
-                l.end_line,
-                l.end_column
-            ),
+            None => {
+                if let Some(o) = &l.origin {
+                    message.push_str(&format!(
+                        "\n(rendered by {} from {}, which is not in the repository)",
+                        o.tool, o.file
+                    ));
+                }
+                format!(
+                    "file={},line={},col={},endLine={},endColumn={}",
+                    escape_property(&l.file),
+                    l.line,
+                    l.column,
+                    l.end_line,
+                    l.end_column
+                )
+            }
         };
         out.push_str(&format!(
             "::{cmd} {props},title={}::{}\n",

@@ -19,6 +19,14 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/bind-completed-without-volume/good.yaml"),
         known_problems: "A claim that already exists in the cluster is not re-created: applying such a manifest onto it \
                          changes nothing the controller looks at. pvlint judges the manifest as if it were created.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a claim, or a StatefulSet's volumeClaimTemplate, carries \
+                       `pv.kubernetes.io/bind-completed` and no `spec.volumeName`",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

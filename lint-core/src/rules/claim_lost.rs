@@ -29,6 +29,20 @@ pub const RULE: Rule = Rule {
         known_problems: "pvlint reads the objects, not the events: a claim reported Lost whose volume was repaired \
                          since the scan shows Bound on the controller's next sync, and the event a Lost claim got \
                          is not shown.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a claim of the live cluster is Lost, or goes Lost on the controller's next sync, because \
+                       its volume's claimRef carries another UID or names another claim",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "a claim of the live cluster is Lost, or goes Lost, because the volume it names does not \
+                       exist",
+                example: "bad-volume-missing.yaml",
+            },
+        ],
     },
     scope: Scope::Cluster,
     since: "0.1.0",

@@ -21,6 +21,15 @@ pub const RULE: Rule = Rule {
         known_problems: "pvlint assumes a StorageClass's provisioner is running: a claim Pending because the external \
                          provisioner is down or failing (Normal ExternalProvisioning, Warning ProvisioningFailed from \
                          the driver) is predicted Bound and not reported.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a claim of the live cluster is Pending and stays so: its class does not exist, its \
+                       provisioner is not served, the volume it names is missing, does not fit or is taken, or \
+                       no volume matches and nothing provisions one",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Cluster,
     since: "0.1.0",

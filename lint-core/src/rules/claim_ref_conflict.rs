@@ -22,6 +22,24 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/claim-ref-conflict/good.yaml"),
         known_problems: "Two claims naming one volume race: which one binds depends on the order the controller sees them, so \
                          the finding names both and does not guess.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a volume's claimRef (without uid) reserves a claim that names another volume, a claim \
+                       names a volume reserved for another claim, or two claims name one volume",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "two volumes' claimRefs reserve the same claim",
+                example: "bad-two-volumes-one-claim.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "a claim marked `bind-completed` names a volume whose claimRef names it without a uid",
+                example: "bad-bound-claim-empty-uid.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

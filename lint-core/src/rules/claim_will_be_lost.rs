@@ -18,7 +18,15 @@ pub const RULE: Rule = Rule {
               the manifests, or apply the volume the claim names.",
         fixed: include_str!("../../tests/fixtures/claim-will-be-lost/good.yaml"),
         known_problems: "Where the claim's volume is not in the input and no cluster state is given, the volume may exist in the \
-                         cluster: pvlint then leaves the verdict to `dangling-volume-name`, at info level.",
+                         cluster: pvlint then leaves the verdict to `dangling-volume-name`.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the simulation of the input applied onto the cluster state ends with a claim Lost, and no \
+                       more specific rule reports the cause",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",
@@ -46,9 +54,36 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .clone()
             .or_else(|| view.volume_name.as_ref().map(|v| v.field.clone()))
             .unwrap_or_else(|| ctx.obj(view.obj).whole());
-        sink.report(ctx, view.obj, &field, format!("claim {} will be Lost", c.key))
+        let f = sink
+            .report(
+                ctx,
+                view.obj,
+                &field,
+                format!("claim {} will be Lost", c.key),
+            )
             .consequence(ctx.claim_consequence(id))
-            .consequence_of(key)
-            .help("remove copied binding state (claimRef, pv.kubernetes.io/bind-completed) from the manifests");
+            .consequence_of(key);
+        // The manifests carry the copied binding state: edit them. Or they do not (a migrated
+        // export applied over the broken one): the cluster's objects keep what this apply does
+        // not remove (kubectl apply removes only fields its last apply wrote), and the fix is
+        // to the live objects, as on a live cluster.
+        let stale_in_manifests = view.bind_completed.is_some()
+            || c.volume_name.as_deref().is_some_and(|v| {
+                ctx.index.pvs.iter().any(|pv| {
+                    pv.name == v && pv.claim_ref.as_ref().is_some_and(|r| r.uid.is_some())
+                })
+            });
+        if stale_in_manifests || !c.existed {
+            f.help("remove the copied binding state: spec.claimRef.uid from the volume and pv.kubernetes.io/bind-completed from the claim (`pvlint migrate` does both)");
+        } else {
+            let help = lost.help(w, c);
+            f.help(format!(
+                "the manifests no longer carry the copied binding state, but the cluster's objects keep it (kubectl apply removes only fields its last apply wrote): {}",
+                help.text
+            ));
+            if let Some((what, how)) = help.fix {
+                f.suggest(what, Some(how));
+            }
+        }
     }
 }

@@ -29,6 +29,8 @@ pub(crate) struct Context<'a> {
     /// a live cluster, an admission request's cluster); None on the cluster side of an audit,
     /// whose `index` it is.
     pub cluster: Option<&'a Index>,
+    /// The target cluster: what severity follows ([`crate::profile`]).
+    pub profile: &'a crate::profile::Profile,
 }
 
 impl Context<'_> {
@@ -331,25 +333,45 @@ pub fn claim_ref(namespace: &str, name: &str) -> ObjectRef {
     }
 }
 
-/// What a hazard between a workload's pods on different nodes assumes about where they run:
-/// nothing when a required anti-affinity keeps them apart; that the cluster has several nodes
-/// otherwise, though the input's one-node hint (a hostPath volume without node affinity)
-/// makes that unlikely.
-pub(crate) fn node_spread_assumption(
-    sim: &sim::World,
-    placement: &crate::model::Placement,
-) -> Option<String> {
-    if *placement == crate::model::Placement::Apart {
-        return None;
-    }
-    Some(match sim.one_node_hint() {
-        Some((volume, file)) => sim::Assumption::SeveralNodesThoughOneNodeVolume {
-            volume: volume.clone(),
-            file: file.clone(),
+/// Whether a workload's pods may run on different nodes, as its placement, the cluster profile
+/// and the apply set say: what a hazard between pods on two nodes (Multi-Attach) rests on.
+pub(crate) enum Spread {
+    /// On one node: pinned to it, kept together by a required podAffinity, or the profile's
+    /// cluster has one node. Pods on one node share a ReadWriteOnce volume.
+    OneNode,
+    /// On different nodes: a required anti-affinity keeps them apart, or the profile's cluster
+    /// has several nodes (the scheduler's default spreading prefers nodes without the
+    /// workload's pods).
+    Apart,
+    /// The default profile's several nodes, against the apply set's hint of one (a hostPath
+    /// volume without nodeAffinity): an assumption the finding names.
+    Assumed(String),
+}
+
+impl Context<'_> {
+    /// Where a workload's pods run (see [`Spread`]).
+    pub fn spread(&self, placement: &crate::model::Placement) -> Spread {
+        use crate::model::Placement;
+        match placement {
+            Placement::OneNode(_) | Placement::Together => return Spread::OneNode,
+            Placement::Apart => return Spread::Apart,
+            _ => {}
         }
-        .describe(),
-        None => sim::Assumption::PodsOnSeveralNodes.describe(),
-    })
+        let nodes = &self.profile.nodes;
+        if !nodes.value.several() {
+            return Spread::OneNode;
+        }
+        match self.sim.one_node_hint().filter(|_| nodes.is_default()) {
+            Some((volume, file)) => Spread::Assumed(
+                sim::Assumption::SeveralNodesThoughOneNodeVolume {
+                    volume: volume.clone(),
+                    file: file.clone(),
+                }
+                .describe(),
+            ),
+            None => Spread::Apart,
+        }
+    }
 }
 
 /// What becomes of a claim's data when the claim is deleted (a StatefulSet's retention policy,
@@ -413,8 +435,10 @@ impl Context<'_> {
         {
             return None;
         }
-        Some(match class.assumption() {
-            Some(_) => {
+        // A class known only by name (`--default-class`), or the profile's unnamed default, has
+        // a reclaim policy pvlint does not know: Delete, the default, is assumed.
+        Some(match class.is_defined() {
+            false => {
                 let name = c.class_name();
                 let class = if name == sim::load::ASSUMED_DEFAULT {
                     "the cluster's default StorageClass".to_string()
@@ -429,7 +453,7 @@ impl Context<'_> {
                     class,
                 }
             }
-            None => DataFate::Deleted(format!(
+            true => DataFate::Deleted(format!(
                 "StorageClass {} provisions volumes with reclaimPolicy Delete",
                 class.name
             )),

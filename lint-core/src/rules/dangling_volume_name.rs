@@ -3,14 +3,13 @@ use super::prelude::*;
 pub const RULE: Rule = Rule {
     id: "dangling-volume-name",
     family: Family::StaleIdentity,
-    severity: Severity::Warning,
+    severity: Severity::Error,
     summary: "A claim's spec.volumeName names a PersistentVolume that is not in the input",
     docs: Docs {
         what: "Finds claims whose `spec.volumeName` names a volume the input does not define. Only `--complete` \
-               or `--cluster-state` make the volume's absence definite: then a warning, or an error when the \
-               claim also carries `pv.kubernetes.io/bind-completed` (it goes Lost). Otherwise an info: the \
-               volume may already exist in the cluster or be created at run time (a PersistentVolume in the \
-               input does not mean the input lists every volume).",
+               or `--cluster-state` make the volume's absence definite; without them the volume may already \
+               exist in the cluster or be created at run time (a PersistentVolume in the input does not mean \
+               the input lists every volume).",
         why: "A pre-bound claim whose volume does not exist stays `Pending` with no event. If it also carries \
               `pv.kubernetes.io/bind-completed`, it goes `Lost` (Warning `ClaimLost` \"Bound claim has lost its \
               PersistentVolume. Data on the volume is lost!\") and never recovers.",
@@ -19,7 +18,28 @@ pub const RULE: Rule = Rule {
               claim bind or provision normally.",
         fixed: include_str!("../../tests/fixtures/dangling-volume-name/good.yaml"),
         known_problems: "Without `--cluster-state` or `--complete` pvlint cannot know whether the volume exists in the cluster, \
-                         so the finding is only informational then.",
+                         and the finding names its absence as an assumption.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the volume is known to be missing (the input is the whole cluster: `--complete`, or a \
+                       cluster state without it) and the claim carries `pv.kubernetes.io/bind-completed` (it \
+                       ends Lost)",
+                example: "bad-bound-complete.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "the volume is known to be missing and the claim is not marked bound: it waits Pending \
+                       for a volume that never comes",
+                example: "bad-complete.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "neither `--complete` nor a cluster state says whether the volume exists (it may already \
+                       be in the cluster, or be created at run time)",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",
@@ -34,11 +54,12 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         if ctx.index.is_rejected(c.obj) || ctx.sim.volume_named(&v.value).is_some() {
             continue;
         }
-        let bound = c.bind_completed.is_some();
-        let sev = match (bound, sure) {
-            (_, false) => Severity::Info,
-            (true, true) => Severity::Error,
-            (false, true) => Severity::Warning,
+        // Known not to exist, the volume never comes: a claim marked bound is Lost, one that
+        // is not waits Pending for good.
+        let sev = if sure {
+            Severity::Error
+        } else {
+            Severity::Info
         };
         let f = sink.report(
             ctx,

@@ -21,6 +21,15 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/delete-policy-in-tree/good.yaml"),
         known_problems: "Deleting a PV before its claim is a race for statically created in-tree volumes (the PV protection \
                          controller and the delete operation); pvlint reports the usual outcome, a leak.",
+        grades: &[
+            Grade {
+                severity: Severity::Warning,
+                when: "a statically created in-tree volume (not CSI-migrated, not made by an external \
+                       provisioner) has reclaimPolicy Delete, and either no finalizer holds its PV object or \
+                       kube-controller-manager has no deleter for its type",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Both,
     since: "0.1.0",

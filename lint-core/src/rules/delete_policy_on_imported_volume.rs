@@ -22,7 +22,21 @@ pub const RULE: Rule = Rule {
                          import: the rule needs two independent marks of an export (a pvc-<uid> name, a claimRef.uid, a \
                          metadata.uid, a CSI provisioner identity, provisioned-by). Only the driver that made the \
                          volume deletes it: unless a StorageClass or CSIDriver of the input or the cluster state shows \
-                         that driver in this cluster, that it runs here is an assumption, and the finding a warning.",
+                         that driver in this cluster, that it runs here is an assumption the finding names.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a StorageClass or CSIDriver of the input or the cluster state shows that the driver that \
+                       made the volume runs in this cluster",
+                example: "bad-driver-here.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "nothing in the input or the cluster state shows that driver here: that it runs and \
+                       deletes the storage is an assumption the finding names",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

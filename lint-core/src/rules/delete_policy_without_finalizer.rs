@@ -10,7 +10,8 @@ pub const RULE: Rule = Rule {
                driver (`spec.csi`, or an in-tree type that is CSI-migrated) or were created by an external \
                provisioner (`pv.kubernetes.io/provisioned-by`), and do not carry \
                `external-provisioner.volume.kubernetes.io/finalizer`. Version-aware (`--kube-version`): from 1.31 \
-               the HonorPVReclaimPolicy feature is on by default and the finding drops to info for CSI volumes.",
+               the HonorPVReclaimPolicy feature is on by default, and a CSI external-provisioner adds the \
+               finalizer to the CSI volumes it manages.",
         why: "If the PersistentVolume object is deleted before its claim, the claim's deletion no longer triggers \
               the Delete policy: the PV object disappears and the backing storage leaks, still billed and still \
               holding data. The finalizer, added by the CSI external-provisioner when HonorPVReclaimPolicy is on \
@@ -22,9 +23,35 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/delete-policy-without-finalizer/good.yaml"),
         known_problems: "From Kubernetes 1.31 a CSI external-provisioner with HonorPVReclaimPolicy adds the finalizer itself \
                          once it manages a bound volume of its driver (library v9 and later); pvlint cannot see the \
-                         sidecar's version, so on 1.31+ the finding is informational for manifests. On a live cluster \
-                         (`pvlint cluster`) the server's version decides, and a Bound CSI volume still without the \
-                         finalizer on 1.31+ is a warning: the provisioner did not add it.",
+                         sidecar's version. On a live cluster (`pvlint cluster`) the server's version decides, and a \
+                         Bound CSI volume still without the finalizer on 1.31+ shows that the provisioner did not add \
+                         it.",
+        grades: &[
+            Grade {
+                severity: Severity::Warning,
+                when: "the volume's provisioner is not a CSI driver (nfs-subdir-external-provisioner): nothing \
+                       ever adds the finalizer",
+                example: "bad-subdir-provisioner.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "a CSI volume, for a Kubernetes release before 1.31 (`--kube-version`), where \
+                       HonorPVReclaimPolicy is off by default",
+                example: "bad-before-1-31.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "a Bound CSI volume of a live cluster (`pvlint cluster`) of 1.31 or later still has no \
+                       finalizer: its external-provisioner does not add it",
+                example: "bad-live.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "a CSI volume in a manifest, for Kubernetes 1.31 or later: the CSI external-provisioner \
+                       adds the finalizer once it manages the volume, unless it is older than the feature",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Both,
     since: "0.1.0",
@@ -34,6 +61,9 @@ pub const RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let v = ctx.options.kube_version;
+    let honor = ctx
+        .options
+        .feature(crate::version::Feature::HonorPVReclaimPolicy);
     let w = ctx.sim;
     for (pv, policy, vid) in ctx.volumes_with_policy(ReclaimPolicy::Delete) {
         if pv.finalizers.iter().any(|f| {
@@ -59,11 +89,11 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         // carry the finalizer by now: its absence is observed, not a guess about the sidecar.
         let observed = ctx.auditing()
             && is_csi
-            && v.at_least(31)
+            && honor
             && pv.meta.phase.as_ref().is_some_and(|p| p.value == "Bound");
         let sev = if !is_csi || observed {
             Severity::Warning
-        } else if v.at_least(31) {
+        } else if honor {
             Severity::Info
         } else {
             Severity::Warning
@@ -76,7 +106,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             summary.push_str(&format!(
                 "; the server runs {v}, where HonorPVReclaimPolicy is on, yet this Bound volume has no finalizer: its CSI external-provisioner does not add it (a release before the feature, the feature turned off, or a volume it does not manage)"
             ));
-        } else if is_csi && v.at_least(31) {
+        } else if is_csi && honor {
             summary.push_str(&format!(
                 ", unless the CSI external-provisioner (HonorPVReclaimPolicy, on by default since 1.31; you target {v}) adds the finalizer once it manages this volume"
             ));

@@ -9,7 +9,7 @@ pub const RULE: Rule = Rule {
     summary: "The same object is defined twice in one apply set with different content; kubectl apply keeps the last, or the first if the update is refused",
     docs: Docs {
         what: "Finds objects defined more than once in the input (same API group, kind, namespace and name) with \
-               different content: a warning within one file, informational across files. Identical definitions \
+               different content, in one file or in several files of one apply set. Identical definitions \
                (the same object in two files, or as YAML and JSON) are one object and are not reported.",
         why: "`kubectl apply` applies the definitions in order: the first creates the object and each later one \
               updates it, replacing it. An update that changes an immutable field (a claim's spec, a \
@@ -26,6 +26,21 @@ pub const RULE: Rule = Rule {
                          selectors and Pods (fields the API server defaults are not compared). A first \
                          definition the API server rejects is still taken as the one that creates the object; \
                          a later definition then creates it instead.",
+        grades: &[
+            Grade {
+                severity: Severity::Warning,
+                when: "an object is defined twice in one file with different content, and a later definition \
+                       changes a field the API server keeps immutable: the update is refused and the first \
+                       definition stands",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "an object is defined twice in one file with different content, and the update is allowed: \
+                       the last definition replaces the others",
+                example: "bad-last-wins.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

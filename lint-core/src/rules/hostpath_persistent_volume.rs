@@ -17,6 +17,13 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/hostpath-persistent-volume/good.yaml"),
         known_problems: "A single-node cluster (minikube, kind with one node, k3s on one machine) never moves the pod, so a \
                          hostPath volume without nodeAffinity is harmless there.",
+        grades: &[
+            Grade {
+                severity: Severity::Info,
+                when: "a hostPath PersistentVolume has no nodeAffinity (harmless on a cluster of one node)",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Both,
     since: "0.1.0",

@@ -19,6 +19,19 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/ignored-content/good.yaml"),
         known_problems: "Keys are compared after YAML 1.1 typing, as kubectl compares them: `on:` and `yes:` are \
                          both the key `\"true\"`. `kubectl apply --server-side` reads the file the same way.",
+        grades: &[
+            Grade {
+                severity: Severity::Warning,
+                when: "a key is written twice in one map: kubectl keeps the last value",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "lines follow a `...` document end marker with no `---` before them: kubectl never reads \
+                       them",
+                example: "bad-after-document-end.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

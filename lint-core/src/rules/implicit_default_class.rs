@@ -21,11 +21,20 @@ pub const RULE: Rule = Rule {
         example: include_str!("../../tests/fixtures/implicit-default-class/bad.yaml"),
         fix: "Write `storageClassName: \"\"` on the claim: an explicit empty class is not defaulted.",
         fixed: include_str!("../../tests/fixtures/implicit-default-class/good.yaml"),
-        known_problems: "Without `--cluster-state` pvlint assumes the cluster has a default StorageClass (almost all do) and \
-                         says so, so it is a warning; `--default-class NAME` makes it certain (an error), \
-                         `--no-default-class` tells it the cluster has none. That a volume is meant for a claim is \
+        known_problems: "Without `--cluster-state` pvlint takes the cluster profile's word that the cluster has a default \
+                         StorageClass (almost all do); `--default-class NAME` names it, `--no-default-class` tells it \
+                         the cluster has none. That a volume is meant for a claim is \
                          read from where and how they are written; a volume for another purpose that happens to \
                          share a word with a claim's name can be taken for it.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a claim without `storageClassName` has a class-less volume meant for it, on a cluster \
+                       with a default StorageClass (the default profile's, `--default-class`, or one the input \
+                       or the cluster state marks default)",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",
@@ -35,7 +44,7 @@ pub const RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let w = ctx.sim;
-    let version = ctx.options.kube_version;
+    let version = ctx.options.target();
     // Free volumes without a class (one reserved for a claim binds it whatever its class).
     let classless: Vec<VolumeId> = w
         .volumes()

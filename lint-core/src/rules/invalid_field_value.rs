@@ -18,6 +18,20 @@ pub const RULE: Rule = Rule {
               numbers without quotes, annotation values in quotes.",
         fixed: include_str!("../../tests/fixtures/invalid-field-value/good.yaml"),
         known_problems: "pvlint checks the fields it reads; other fields of a workload are left to `kubectl apply --dry-run=server`.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the API server rejects the object: a value of the wrong type, an unsupported or malformed \
+                       value, a required field missing",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the API server accepts the value, but it means something else: an `is-default-class` \
+                       annotation that is not exactly \"true\" does not make the class the default",
+                example: "bad-default-class-not-true.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

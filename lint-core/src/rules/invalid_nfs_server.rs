@@ -16,6 +16,13 @@ pub const RULE: Rule = Rule {
         fix: "Write the NFS server's IP address or host name, and put the export path in `nfs.path`.",
         fixed: include_str!("../../tests/fixtures/invalid-nfs-server/good.yaml"),
         known_problems: "A short host name (`nas01`) is accepted: pvlint cannot know whether the nodes resolve it.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a PersistentVolume's `nfs.server` is neither an IP address nor a DNS name",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Both,
     since: "0.1.0",

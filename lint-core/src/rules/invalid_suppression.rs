@@ -17,6 +17,14 @@ pub const RULE: Rule = Rule {
         fix: "Write the rule's id as `pvlint rules` lists it, or `all` to suppress every rule on the object.",
         fixed: include_str!("../../tests/fixtures/invalid-suppression/good.yaml"),
         known_problems: "None known.",
+        grades: &[
+            Grade {
+                severity: Severity::Warning,
+                when: "a `pvlint.io/ignore` annotation, on an object or a pod template, of a manifest or a live \
+                       cluster, names something that is neither a rule id nor `all`",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Both,
     since: "0.1.0",

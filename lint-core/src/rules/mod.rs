@@ -175,6 +175,21 @@ pub struct Docs {
     pub fixed: &'static str,
     /// Where the rule can be wrong: what it assumes, what it cannot see.
     pub known_problems: &'static str,
+    /// Each severity the rule reports, when, and a fixture that shows it (a file of
+    /// `tests/fixtures/<id>/`, linted under its header's profile): `tests/fixtures.rs` lints
+    /// each and checks the severity, so what the docs say is what the tool does.
+    pub grades: &'static [Grade],
+}
+
+/// One severity a rule reports, and when.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Grade {
+    pub severity: Severity,
+    /// When: "a one-replica Deployment with the default strategy, on the default profile".
+    pub when: &'static str,
+    /// The fixture that shows it, by file name (`bad.yaml`).
+    pub example: &'static str,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -237,9 +252,9 @@ pub(crate) use sink::{Reported, Sink};
 /// What rule files import.
 #[allow(unused_imports)]
 pub(crate) mod prelude {
-    pub(crate) use super::context::{claim_ref, node_spread_assumption, Context};
+    pub(crate) use super::context::{claim_ref, Context, Spread};
     pub(crate) use super::sink::Sink;
-    pub(crate) use super::{Docs, Family, Reads, Rule, Scope};
+    pub(crate) use super::{Docs, Family, Grade, Reads, Rule, Scope};
     pub(crate) use crate::binding::attach::Attach;
     pub(crate) use crate::binding::fit::{Check, Mismatch};
     pub(crate) use crate::finding::{Consequence, Phase, Severity, StorageFate};

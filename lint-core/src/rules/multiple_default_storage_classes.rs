@@ -3,7 +3,7 @@ use super::prelude::*;
 pub const RULE: Rule = Rule {
     id: "multiple-default-storage-classes",
     family: Family::Binding,
-    severity: Severity::Warning,
+    severity: Severity::Error,
     summary: "More than one StorageClass is marked default",
     docs: Docs {
         what: "Finds StorageClasses annotated `storageclass.kubernetes.io/is-default-class: \"true\"` (or the beta \
@@ -18,6 +18,18 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/multiple-default-storage-classes/good.yaml"),
         known_problems: "Which class is newest depends on creation times pvlint sees only in a cluster state; classes applied \
                          together share one second, and the name decides.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the target Kubernetes is older than 1.26 (`--kube-version`)",
+                example: "bad-before-1-26.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the target Kubernetes is 1.26 or later (the newest default class wins)",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Both,
     since: "0.1.0",

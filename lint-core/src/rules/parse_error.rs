@@ -21,6 +21,20 @@ pub const RULE: Rule = Rule {
                          workflow) is not a manifest and is not reported, unless a document in it looks like an \
                          object that lost its `kind` or `apiVersion`. Kinds that never reach the API server \
                          (Kustomization, kind's Cluster, component configs) are not reported.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a document is not valid YAML or JSON as kubectl reads it, or goes over the parser's \
+                       limits (aliases that expand without bound, deep nesting)",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "a document of a manifest is not a Kubernetes object: a list, or a map without `kind` or \
+                       `apiVersion`",
+                example: "bad-not-an-object.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

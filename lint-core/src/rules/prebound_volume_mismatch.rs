@@ -22,6 +22,24 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/prebound-volume-mismatch/good.yaml"),
         known_problems: "Only the first failing check is what the controller reports; pvlint lists the later ones too, which \
                          the cluster shows only once the first is fixed.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a claim names a volume (whose claimRef does not name it) that fails the capacity, \
+                       volumeMode or access-mode check",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "a volume's claimRef reserves a claim that fails one of those checks",
+                example: "bad-modes.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the claim and the volume name each other (the controller binds them without checking)",
+                example: "bad-named-each-other.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",
@@ -83,7 +101,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let field = ctx.claim_field(view, first.check());
         let headline = if bound {
             format!(
-                "claim {} and volume {} name each other, but {}",
+                "claim {} and volume {} name each other, but the volume fails the {} check",
                 c.key,
                 v.name,
                 first.check()

@@ -24,6 +24,26 @@ pub const RULE: Rule = Rule {
         known_problems: "A cluster whose kube-controller-manager was built with the removed plugins, or runs with \
                          `--enable-hostpath-provisioner`, still provisions: say so with `--kube-version` if it is an \
                          older release.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "claims of the class stay Pending, and no volume outside the input can satisfy them (the \
+                       input is the whole cluster: `--complete`, or a cluster state)",
+                example: "bad-complete.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "claims of the class stay Pending unless the cluster holds a volume that fits them (an \
+                       assumption the finding names), or the input has no claim of the class",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "the provisioner is `kubernetes.io/host-path`, which provisions when \
+                       kube-controller-manager runs with `--enable-hostpath-provisioner` (test clusters)",
+                example: "bad-host-path.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

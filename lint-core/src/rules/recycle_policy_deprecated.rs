@@ -3,11 +3,11 @@ use super::prelude::*;
 pub const RULE: Rule = Rule {
     id: "recycle-policy-deprecated",
     family: Family::Reclaim,
-    severity: Severity::Warning,
+    severity: Severity::Error,
     summary: "reclaimPolicy Recycle is deprecated, and fails for anything but nfs and hostPath",
     docs: Docs {
-        what: "Finds PersistentVolumes with `persistentVolumeReclaimPolicy: Recycle`. Error where the source is \
-               not nfs or hostPath, the only types that ever had a recycler.",
+        what: "Finds PersistentVolumes with `persistentVolumeReclaimPolicy: Recycle`, and tells nfs and hostPath \
+               volumes, the only types that ever had a recycler, from the others.",
         why: "Recycle is deprecated. When the claim is deleted the PV goes `Released` and a recycler pod runs \
               `rm -rf` on the volume's contents before making it `Available` again; if that fails (for example \
               the NFS server is unreachable) the PV goes `Failed` with Warning `VolumeFailedRecycle`. Other volume \
@@ -17,6 +17,18 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/recycle-policy-deprecated/good.yaml"),
         known_problems: "The recycler pod's exact failure message depends on the node and the NFS server; pvlint predicts the \
                          event reason (VolumeFailedRecycle), not its full text.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the volume is neither nfs nor hostPath (no recycler exists for it)",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "an nfs or hostPath volume (a recycler exists, but the policy is deprecated)",
+                example: "bad-nfs.yaml",
+            },
+        ],
     },
     scope: Scope::Both,
     since: "0.1.0",

@@ -22,6 +22,14 @@ pub const RULE: Rule = Rule {
         known_problems: "Judged for `--kube-version`: an older cluster may still serve the version. When another file \
                          of the input (another apply set) defines the same object at a served version, the file is \
                          taken for a variant kept for older clusters and the finding is informational.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "an object's apiVersion is one the target Kubernetes (`--kube-version`, default 1.34) no \
+                       longer serves",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

@@ -34,6 +34,19 @@ pub const RULE: Rule = Rule {
                          keeps the claims whatever the policy. Before 1.27 the StatefulSetAutoDeletePVC gate is \
                          off by default, the API server drops the field and nothing is reported (`--kube-version`); \
                          a cluster that turned the gate on earlier is not modelled.",
+        grades: &[
+            Grade {
+                severity: Severity::Warning,
+                when: "`whenScaled: Delete`, over claims whose volumes are deleted with them",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "`whenDeleted: Delete` without an explicit `whenScaled: Retain`; with the claims' class \
+                       not in the input, that it deletes its volumes is an assumption the finding names",
+                example: "bad-when-deleted-assumed-class.yaml",
+            },
+        ],
     },
     scope: Scope::Both,
     since: "0.1.0",

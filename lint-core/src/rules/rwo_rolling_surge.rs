@@ -1,5 +1,5 @@
 use super::prelude::*;
-use crate::model::{Placement, PodCount, Strategy};
+use crate::model::{PodCount, Strategy};
 
 pub const RULE: Rule = Rule {
     id: "rwo-rolling-surge",
@@ -10,10 +10,10 @@ pub const RULE: Rule = Rule {
         what: "Resolves each Deployment's rolling update as the Deployment controller does (defaults replicas 1, \
                maxSurge 25%, maxUnavailable 25%; surge rounds up, unavailable rounds down; both 0 means \
                unavailable 1) and reports it when it surges (≥ 1 extra pod) while a pod volume mounts a claim \
-               whose access modes are only ReadWriteOnce / ReadWriteOncePod. Error when unavailable resolves to \
-               0 (the rollout hangs), warning otherwise. ReadWriteOnce matters only for volumes that attach to a \
-               node: CSIDriver objects in the input decide, known drivers (NFS, local-path, hostPath, local) do \
-               not attach, unknown drivers are assumed to.",
+               whose access modes are only ReadWriteOnce / ReadWriteOncePod. ReadWriteOnce matters only for \
+               volumes that attach to a node, on a cluster where the pods may run on different nodes: CSIDriver \
+               objects in the input, the cluster state or the profile decide, known drivers (NFS, local-path, \
+               hostPath, local) do not attach, and the cluster profile says drivers pvlint does not know attach.",
         why: "With surge, the new pod is created before the old one is removed. A ReadWriteOncePod claim makes \
               the scheduler refuse it (\"node has pod using PersistentVolumeClaim with the same name and \
               ReadWriteOncePod access mode\"); a ReadWriteOnce volume on an attachable driver cannot attach to a \
@@ -25,11 +25,49 @@ pub const RULE: Rule = Rule {
         fix: "Use `strategy: {type: Recreate}` (the old pod stops first, brief downtime), or `maxSurge: 0` with \
               `maxUnavailable: 1`, or a StatefulSet, or a ReadWriteMany volume.",
         fixed: include_str!("../../tests/fixtures/rwo-rolling-surge/good.yaml"),
-        known_problems: "A ReadWriteOnce rollout hangs only if the new pod is scheduled to another node; on a one-node cluster, \
-                         or with affinity that keeps it on the old node, it completes: pods pinned to one node, or \
-                         kept together by a required podAffinity on kubernetes.io/hostname against their own \
-                         labels (without matchLabelKeys), are not reported. For a driver it does not know, \
-                         pvlint assumes the volume attaches (as block storage does), and says so.",
+        known_problems: "A ReadWriteOnce rollout hangs only if the new pod is scheduled to another node: on a \
+                         cluster of one node (the profile's `nodes: one`), or with affinity that keeps the pods \
+                         on the old pod's node, it completes; pods pinned to one node, or kept together by a \
+                         required podAffinity on kubernetes.io/hostname against their own labels (without \
+                         matchLabelKeys), are not reported. On several nodes, the scheduler's default spreading \
+                         prefers a node without the Deployment's pods but does not force one: a rollout may \
+                         finish when the new pod happens to land beside the old one.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the old pod is removed only once the new one is available (maxUnavailable resolves to \
+                       0), and the new pod cannot start beside it: a ReadWriteOncePod claim on any driver, or \
+                       a ReadWriteOnce claim of a driver that attaches, on a cluster of several nodes (the \
+                       default profile)",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the rollout only waits for the volume (maxUnavailable resolves to 1 or more), or it \
+                       hangs only on what neither the profile nor the input settles: a StorageClass the input \
+                       does not define, the files of a directory applied together, a hostPath volume of the \
+                       apply set written for one node against the default profile's several",
+                example: "bad-max-unavailable.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the claim's StorageClass is not in the input (it is assumed to exist, and the finding \
+                       says so)",
+                example: "bad-assumed-class.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the apply set holds a hostPath volume without nodeAffinity, written for a cluster of \
+                       one node, and the profile's several nodes are only the default's",
+                example: "bad-one-node-hint.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "the claim's class is not in the input and its name says node-local storage (the pods \
+                       most likely share the node)",
+                example: "bad-local-by-name.yaml",
+            },
+        ],
     },
     scope: Scope::Both,
     since: "0.1.0",
@@ -99,7 +137,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     continue;
                 }
                 // Both pods on one node share a ReadWriteOnce volume there.
-                if matches!(w.placement, Placement::OneNode(_) | Placement::Together) {
+                let spread = ctx.spread(&w.placement);
+                if matches!(spread, Spread::OneNode) {
                     continue;
                 }
                 let outcome = if hangs {
@@ -116,19 +155,17 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     assumptions
                         .push(Assumption::DriverAttaches(Str::from(attach.why())).describe());
                 }
-                // A required anti-affinity on the node sends the new pod elsewhere for sure.
-                assumptions.extend(node_spread_assumption(sim, &w.placement));
-                // The input's one-node hint makes several nodes unlikely: informational.
-                let one_node = (w.placement != Placement::Apart)
-                    .then(|| sim.one_node_hint())
-                    .flatten();
+                // Several nodes: the profile's, unless the apply set hints at one node.
+                if let Spread::Assumed(a) = spread {
+                    assumptions.push(a);
+                }
                 (
                     format!(
                         "Deployment {} surges a second pod onto ReadWriteOnce claim {name}",
                         w.name
                     ),
                     outcome,
-                    if attach.unlikely() || one_node.is_some() {
+                    if attach.unlikely() {
                         Severity::Info
                     } else if hangs {
                         Severity::Error

@@ -1,5 +1,5 @@
 use super::prelude::*;
-use crate::model::{Concurrency, Placement, PodCount, WorkloadKind};
+use crate::model::{Concurrency, PodCount, WorkloadKind};
 
 pub const RULE: Rule = Rule {
     id: "rwo-shared-by-replicas",
@@ -10,7 +10,7 @@ pub const RULE: Rule = Rule {
         what: "Finds workloads that run more than one pod at a time — replicas above 1, every DaemonSet, Jobs \
                and CronJobs with parallelism above 1 — whose pod template mounts the same claim, when that claim \
                allows only ReadWriteOnce or ReadWriteOncePod. A CronJob of one pod per run whose \
-               `concurrencyPolicy` is Allow (the default) is noted at info level: its runs overlap when one \
+               `concurrencyPolicy` is Allow (the default) is reported too: its runs overlap when one \
                outlasts the schedule's interval.",
         why: "ReadWriteOncePod lets exactly one pod use the claim: the scheduler keeps the others Pending \
               (\"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access \
@@ -26,9 +26,54 @@ pub const RULE: Rule = Rule {
                          reported; preferred affinities and other topology keys are left to the scheduler (on a \
                          live cluster of one node, `pvlint cluster` does not report it). For a driver it does not know, it assumes \
                          the volume attaches (as block storage does), and says so. pvlint cannot know how long a \
-                         CronJob's run takes, so overlapping runs under concurrencyPolicy Allow are only an info; \
+                         CronJob's run takes, so it cannot tell whether runs under concurrencyPolicy Allow overlap; \
                          Replace deletes the active Job in the background, and its pod may still hold the volume \
                          for its grace period when the next one starts (not reported).",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "several pods at once (replicas above 1, a DaemonSet, parallel Job pods) mount a \
+                       ReadWriteOncePod claim, on any driver",
+                example: "bad-daemonset-rwop.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "several pods at once mount a ReadWriteOnce claim of a driver that attaches, and may run \
+                       on different nodes: a cluster of several nodes (the default profile), or pods a required \
+                       podAntiAffinity keeps apart",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the claim's StorageClass is not in the input (it is assumed to exist, and the finding \
+                       says so)",
+                example: "bad-assumed-class.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the apply set holds a hostPath volume without nodeAffinity, written for a cluster of one \
+                       node, and the profile's several nodes are only the default's",
+                example: "bad-one-node-hint.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "the claim's class is not in the input and its name says node-local storage (the pods most \
+                       likely share the node)",
+                example: "bad-local-by-name.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "the volume never attaches to a node (NFS, hostPath, a CSI driver without attach): every \
+                       pod mounts it, and nothing enforces the one-node access mode",
+                example: "bad-never-attaches.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "a CronJob of one pod per run with concurrencyPolicy Allow (the default): its runs share \
+                       the claim only if one outlasts the schedule's interval",
+                example: "bad-cronjob-overlap.yaml",
+            },
+        ],
     },
     scope: Scope::Both,
     since: "0.1.0",
@@ -66,11 +111,14 @@ fn overlapping_runs(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     "the new run's pod stays Pending (FailedScheduling \"node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\") until the last run ends".to_string(),
                 )
             } else {
-                if ctx.live.is_some_and(|l| l.nodes.len() == 1) {
+                if matches!(ctx.spread(&w.placement), Spread::OneNode) {
                     continue;
                 }
                 match sim.attachment(cid) {
-                    Attach::Exclusive { why } | Attach::Assumed { why } | Attach::ProbablyLocal { why } => (
+                    Attach::Exclusive { why }
+                    | Attach::Presumed { why }
+                    | Attach::Assumed { why }
+                    | Attach::ProbablyLocal { why } => (
                         "ReadWriteOnce",
                         format!("its volume attaches to one node ({why}): a new run's pod on another node fails with Warning FailedAttachVolume (Multi-Attach error) until the last run ends"),
                     ),
@@ -128,20 +176,20 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     Vec::new(),
                 )
             } else {
-                // A live cluster of one node (kind, k3s, minikube): every pod runs where the
-                // volume is attached, so ReadWriteOnce is no obstacle there.
-                if ctx.live.is_some_and(|l| l.nodes.len() == 1) {
-                    continue;
-                }
-                // Pods kept on one node share a ReadWriteOnce volume there.
-                if matches!(w.placement, Placement::OneNode(_) | Placement::Together) {
+                // Pods kept on one node (or a cluster of one node: kind, k3s, minikube) share a
+                // ReadWriteOnce volume there.
+                let spread = ctx.spread(&w.placement);
+                if matches!(spread, Spread::OneNode) {
                     continue;
                 }
                 let attach = sim.attachment(cid);
                 let assumed = attach.assumed();
                 let unlikely = attach.unlikely();
                 match attach {
-                    Attach::Exclusive { why } | Attach::Assumed { why } | Attach::ProbablyLocal { why } => {
+                    Attach::Exclusive { why }
+                    | Attach::Presumed { why }
+                    | Attach::Assumed { why }
+                    | Attach::ProbablyLocal { why } => {
                         let mut assumptions: Vec<String> = sim
                             .attachment_assumption(cid)
                             .iter()
@@ -150,17 +198,16 @@ fn shared_by_pods(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                         if assumed {
                             assumptions.push(Assumption::DriverAttaches(Str::from(why.as_str())).describe());
                         }
-                        // Forced apart by a required anti-affinity: on different nodes for sure
-                        // (beyond the first, those pods stay Pending if nodes run out).
-                        assumptions.extend(node_spread_assumption(sim, &w.placement));
-                // The input's one-node hint makes several nodes unlikely: informational.
-                let one_node = (w.placement != Placement::Apart)
-                    .then(|| sim.one_node_hint())
-                    .flatten();
+                        // Several nodes: the profile's, unless the apply set hints at one node
+                        // (forced apart by a required anti-affinity: on different nodes for
+                        // sure; beyond the first, those pods stay Pending if nodes run out).
+                        if let Spread::Assumed(a) = spread {
+                            assumptions.push(a);
+                        }
                         (
                             format!("{kind} {} runs {pods} on ReadWriteOnce claim {name}", w.name),
                             format!("its volume attaches to one node ({why}), so pods scheduled to other nodes fail with Warning FailedAttachVolume (Multi-Attach error) and stay in ContainerCreating"),
-                            if unlikely || one_node.is_some() { Severity::Info } else { Severity::Error },
+                            if unlikely { Severity::Info } else { Severity::Error },
                             assumptions,
                         )
                     }

@@ -24,9 +24,21 @@ pub const RULE: Rule = Rule {
                          `creationTimestamp: null`, which `kubectl create --dry-run -o yaml`, kompose and \
                          controller-gen write, are not marks of an export and are not reported; nor is the status of \
                          a custom resource whose CustomResourceDefinition (with a status subresource) is not in the \
-                         input, which is user data. A warning for volumes and claims that carry a server's \
-                         metadata, and wherever a resourceVersion makes every re-apply fail; elsewhere (a status \
-                         alone included: the API server drops it on create) only informational.",
+                         input, which is user data.",
+        grades: &[
+            Grade {
+                severity: Severity::Warning,
+                when: "the manifest carries `metadata.resourceVersion` (every re-apply fails), or it is a \
+                       PersistentVolume or claim that carries another server's metadata",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "any other object with server fields, and a status alone: the API server replaces or drops \
+                       them on create",
+                example: "bad-status-only.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

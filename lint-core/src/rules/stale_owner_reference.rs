@@ -8,7 +8,7 @@ use crate::node::Node;
 pub const RULE: Rule = Rule {
     id: "stale-owner-reference",
     family: Family::StaleIdentity,
-    severity: Severity::Warning,
+    severity: Severity::Error,
     summary: "A PersistentVolumeClaim names its owners by UIDs from the cluster it was exported from: the garbage collector deletes it",
     docs: Docs {
         what: "Finds PersistentVolumeClaim manifests whose `metadata.ownerReferences` name owners by UID \
@@ -33,14 +33,30 @@ pub const RULE: Rule = Rule {
                          controller's `pv.kubernetes.io/bind-completed`) is judged: references written by hand, or \
                          by a controller at admission, may name this cluster's objects. Re-applying an export to \
                          the very cluster it came from is harmless (the owners there have those UIDs): pvlint names \
-                         the owner's absence as an assumption and reports a warning, unless the cluster state has \
-                         the owner with another UID (then an error). What pvlint reads of a cluster is its storage \
+                         the owner's absence as an assumption, unless the cluster state has the owner with another \
+                         UID. What pvlint reads of a cluster is its storage \
                          objects: an owner missing from the cluster state, or from an input said to be the whole \
                          cluster, stays an assumption. A claim that already exists in the cluster state is not judged: the \
                          apply updates it, and another cluster's `metadata.uid` makes the update fail, while an \
                          export without one merges its references into the live claim's (not modelled). References of PersistentVolumes and other \
                          kinds are not judged, nor incomplete references (no uid, no name), which make the API \
                          server reject the object.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the cluster state has each owner the exported claim names, with another UID, and nothing \
+                       about the claim's data is assumed (its volume, or its class, is in the input or the \
+                       cluster state)",
+                example: "bad-owner-in-cluster.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "no cluster state, or an owner missing from it: that the cluster has no owner with that \
+                       UID is an assumption the finding names (re-applied to the cluster it came from, the claim \
+                       is safe)",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

@@ -13,10 +13,9 @@ pub const RULE: Rule = Rule {
                (ReadWriteOnce or ReadWriteOncePod, as the attach/detach controller's `IsMultiAttachAllowed` \
                decides). It says whether kubelet on the old node still reports the volume mounted \
                (`status.volumesInUse`), whether that node is Ready, and whether it carries the \
-               `node.kubernetes.io/out-of-service` taint. It is an error only when the volume cannot come \
-               loose by itself (kubelet still reports it mounted, the node is gone or not Ready without the \
-               taint, or the last detach failed); otherwise it is a detach under way, as after every move of a \
-               ReadWriteOnce pod, and only a note.",
+               `node.kubernetes.io/out-of-service` taint. It tells a volume that cannot come loose by itself \
+               (kubelet still reports it mounted, the node is gone or not Ready without the taint, or the last \
+               detach failed) from a detach under way, as after every move of a ReadWriteOnce pod.",
         why: "This is the force-deleted pod of seed 003: the pod object is gone, but the volume was never \
               unmounted and detached from its old node. The waiting pod gets Warning `FailedAttachVolume` \
               \"Multi-Attach error for volume ... Volume is already exclusively attached to one node and can't be \
@@ -30,9 +29,22 @@ pub const RULE: Rule = Rule {
               it unmounted and the controller detaches. Do not delete the VolumeAttachment while the volume may \
               still be mounted: writing from two nodes corrupts the file system.",
         fixed: include_str!("../../tests/fixtures/stale-volume-attachment/good.yaml"),
-        known_problems: "pvlint sees one moment: a detach under way is reported as a note; if it is still there \
+        known_problems: "pvlint sees one moment: a detach under way is reported as one; if it is still there \
                          a few minutes later, the detach is failing. Volumes whose unique name pvlint cannot derive \
                          (non-CSI) are judged without status.volumesInUse.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the volume cannot come loose by itself: kubelet on the old node still reports it mounted, \
+                       the node is gone or not Ready without the out-of-service taint, or the last detach failed",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "a detach under way: the old node is Ready and no longer reports the volume mounted",
+                example: "bad-detach-under-way.yaml",
+            },
+        ],
     },
     scope: Scope::Cluster,
     since: "0.1.0",

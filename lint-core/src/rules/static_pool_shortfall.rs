@@ -22,9 +22,30 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/static-pool-shortfall/good.yaml"),
         known_problems: "Which ordinal gets which volume depends on the order the claims are created; the count of ordinals \
                          left Pending does not. A class used only by the input's static volumes is assumed to have no \
-                         StorageClass behind it; the finding is then a warning that says so. Volumes another apply set of \
+                         StorageClass behind it, and the finding says so. Volumes another apply set of \
                          the input defines count toward the pool, as that set's classes are assumed installed: the \
                          ordinals they fit are not reported.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the pool is known to be all there is (the input is the whole cluster: `--complete`, or a \
+                       cluster state) and has fewer matching volumes than the replicas",
+                example: "bad-complete.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the cluster may hold more volumes of the pool than the input (an assumption the finding \
+                       names), and the input holds part of the pool",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "the same assumption, for a pool a static provisioner fills at run time (a \
+                       `kubernetes.io/no-provisioner` class, or a class only the input's local volumes use), or \
+                       one the input holds none of",
+                example: "bad-no-provisioner.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

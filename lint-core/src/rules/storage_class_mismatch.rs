@@ -15,14 +15,35 @@ pub const RULE: Rule = Rule {
         why: "For a claim that names a volume without claimRef, the controller refuses the bind: the claim stays \
               `Pending` with Warning `VolumeMismatch` `Cannot bind to requested volume \"<pv>\": storageClassName \
               does not match`. A volume reserved by claimRef binds regardless of class, but the claim then reports \
-              a class its volume does not have: nothing fails, and that is reported as info (a resize \
-              goes by the claim's class).",
+              a class its volume does not have: nothing fails, but a resize goes by the claim's \
+              class.",
         example: include_str!("../../tests/fixtures/storage-class-mismatch/bad.yaml"),
         fix: "Give the claim the volume's class. For a volume without a class, write `storageClassName: \"\"` on the \
               claim — leaving it out is not the same: admission fills in the default class.",
         fixed: include_str!("../../tests/fixtures/storage-class-mismatch/good.yaml"),
-        known_problems: "When the claim's class comes from a default class pvlint only assumes the cluster has, the mismatch \
-                         rests on that assumption and is reported as a warning that says so.",
+        known_problems: "When the claim's class is one pvlint only assumes the cluster has (the input does not define it), \
+                         the mismatch rests on that assumption, and the finding says so.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a claim names a volume (whose claimRef does not name it) of another class, and the \
+                       claim's class is known: defined in the input, or the default class admission gives a \
+                       claim without `storageClassName`",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the same, with a claim class the input does not define (it is assumed to exist, and the \
+                       finding says so)",
+                example: "bad-named.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "the volume's claimRef reserves it for the claim: they bind without comparing classes, and \
+                       nothing fails",
+                example: "bad-reserved.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

@@ -7,11 +7,11 @@ pub const RULE: Rule = Rule {
     summary: "A claim or volumeClaimTemplate names a StorageClass that does not exist",
     docs: Docs {
         what: "Finds claims and StatefulSet volumeClaimTemplates whose storage class is neither defined in the \
-               input nor used by a PersistentVolume of the input or the cluster state. An error only when the class is known to be \
-               missing (`--complete`, or a `--cluster-state` that lacks it): the claim then stays Pending. A \
-               warning when the name is one edit away from a class pvlint knows (a likely typo). Otherwise \
-               an info, once per class, saying the class is assumed to exist: a StorageClass in the input \
-               does not mean the input lists every class of the cluster.",
+               input nor used by a PersistentVolume of the input or the cluster state. Only `--complete`, or a \
+               `--cluster-state` that lacks it, make the class known to be missing: the claim then stays \
+               Pending. A name one edit away from a class pvlint knows is a likely typo. Otherwise the class \
+               is assumed to exist, and the finding says so once per class: a StorageClass in the input does \
+               not mean the input lists every class of the cluster.",
         why: "No static volume has that class and no provisioner serves it: the claim stays `Pending` with Warning \
               `ProvisioningFailed` `storageclass.storage.k8s.io \"<name>\" not found`, and the pods using it never \
               start.",
@@ -19,8 +19,27 @@ pub const RULE: Rule = Rule {
         fix: "Use the name of an existing StorageClass (check `kubectl get storageclass`), or add the StorageClass.",
         fixed: include_str!("../../tests/fixtures/storage-class-not-found/good.yaml"),
         known_problems: "Clusters come with classes of their own and operators create more at run time, so without \
-                         `--cluster-state` or `--complete` a class missing from the input is assumed to exist: the finding \
-                         is then informational, or a warning when the name is one edit away from a class the input defines.",
+                         `--cluster-state` or `--complete` a class missing from the input is assumed to exist.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the class is known to be missing: the input is the whole cluster (`--complete`), or the \
+                       cluster state lacks it",
+                example: "bad-complete.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the class is not in the input, and its name is one edit away from a class pvlint knows (a \
+                       likely typo)",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "the class is not in the input and not near one pvlint knows: it is assumed to exist, and \
+                       the finding says so once per class",
+                example: "bad-assumed.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",
@@ -34,7 +53,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let known: Vec<&str> = w
         .classes()
         .iter()
-        .filter(|c| c.assumption().is_none())
+        .filter(|c| c.assumption().is_none() && c.knowledge != crate::sim::ClassKnowledge::Profile)
         .map(|c| c.name.as_str())
         .collect();
     // Infos (a class assumed to exist) come once per class: the first claim that names it,

@@ -22,12 +22,39 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/unbindable-claim/good.yaml"),
         known_problems: "A class that is neither in the input nor in a given cluster state is assumed to exist and provision \
                          (the claim is then not reported); a class name used only by the input's static volumes is \
-                         assumed to be a label without a StorageClass, and findings resting on that are warnings. \
+                         assumed to be a label without a StorageClass, and findings resting on that say so. \
                          Like the PV controller, pvlint does not compare a volume's nodeAffinity with anything: \
                          for a WaitForFirstConsumer class the scheduler also needs the volume reachable from the \
                          node it picks, which pvlint does not model. A provisioner that is not a CSI driver pvlint \
                          knows is assumed to refuse selectors too (as the common ones do), and its clones are not \
                          judged.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "nothing is assumed (the input is the whole cluster: `--complete`, or a cluster state) and \
+                       no volume fits the claim and nothing provisions one, or the class's provisioner refuses \
+                       it: a clone smaller than its source",
+                example: "bad-clone-smaller.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "the same, for a claim with a selector, which the CSI external-provisioner refuses to \
+                       provision",
+                example: "bad-selector-provisioned.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the cluster may hold volumes the input does not (an assumption the finding names) and the \
+                       input has a volume the claim nearly fits, or the claim lost a race with another claim for \
+                       a volume",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "the same assumption, with no volume in the input that comes close",
+                example: "bad-no-volumes.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

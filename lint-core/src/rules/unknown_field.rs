@@ -23,6 +23,21 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/unknown-field/good.yaml"),
         known_problems: "Inside pod specs and containers pvlint knows only the fields it reads: an unknown key there \
                          is reported only when it is one edit away from a known one.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a field name the API does not know, in a storage object, object metadata or the volume \
+                       parts of a workload (inside pod specs and containers, a near miss of a volume field): \
+                       strict validation rejects the object",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "the same, applied with `--validate warn` (or by Helm): the API server drops the field, \
+                       and what it carried has no effect",
+                example: "bad-validate-warn.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

@@ -27,6 +27,14 @@ pub const RULE: Rule = Rule {
                          ConfigMap's data) is not a placeholder for it and is not reported. A Kustomize patch is \
                          recognised only when its kustomization file is in the same run (lint the folder, not the \
                          patch alone).",
+        grades: &[
+            Grade {
+                severity: Severity::Info,
+                when: "a file is a template (Helm/Go, envsubst, `@VAR@`, fields a kustomization's `replacements` \
+                       overwrite) or a Kustomize patch or generator input: one note per file",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

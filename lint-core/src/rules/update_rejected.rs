@@ -40,6 +40,26 @@ pub const RULE: Rule = Rule {
                          refusal that only a removal causes is missed there. Kubewarden: the API server validates \
                          an update before a validating webhook sees it, so the policy never sees these \
                          (see its README).",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "the cluster state has the live object, and the merged update changes a field the API \
+                       server keeps immutable",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "the update grows a claim whose StorageClass does not allow expansion, or shrinks it below \
+                       its capacity",
+                example: "bad-resize.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "a resize is refused only if the claim's StorageClass does not exist, and the cluster \
+                       state lists no StorageClasses to say whether it does",
+                example: "bad-resize-classes-unknown.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

@@ -19,6 +19,14 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/volume-failed/good.yaml"),
         known_problems: "A deleter that failed for a passing reason (the storage backend was down) may succeed on the next try; \
                          pvlint reports the volume while its status says Failed.",
+        grades: &[
+            Grade {
+                severity: Severity::Warning,
+                when: "a PersistentVolume of the live cluster is Failed: its Delete or Recycle failed, and the \
+                       storage stays",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Cluster,
     since: "0.1.0",

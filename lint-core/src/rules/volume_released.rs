@@ -23,6 +23,20 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/volume-released/good.yaml"),
         known_problems: "Which claim binds the volume is decided among the claims that are waiting at the time of the scan; \
                          one created later may take it first.",
+        grades: &[
+            Grade {
+                severity: Severity::Warning,
+                when: "a Retain volume of the live cluster is Released, and a waiting claim would bind it, with \
+                       the old data, once its claimRef is removed",
+                example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Info,
+                when: "no waiting claim would take it (it becomes Available with its data), or its reclaim \
+                       policy is not Retain (with Delete, its storage is being deleted)",
+                example: "bad-available.yaml",
+            },
+        ],
     },
     scope: Scope::Cluster,
     since: "0.1.0",

@@ -20,6 +20,15 @@ pub const RULE: Rule = Rule {
         fixed: include_str!("../../tests/fixtures/volume-will-be-deleted/good.yaml"),
         known_problems: "For CSI volumes the deletion is the external provisioner's: pvlint assumes it runs and honours Delete. \
                          Without a cluster state, a claim missing from the input counts as missing.",
+        grades: &[
+            Grade {
+                severity: Severity::Error,
+                when: "a Delete volume of the input is Released in the simulation (its claim is gone, or has \
+                       another UID), or a provisioned volume's claim moved to another volume, and no more \
+                       specific rule reports the cause",
+                example: "bad.yaml",
+            },
+        ],
     },
     scope: Scope::Manifests,
     since: "0.1.0",

@@ -51,6 +51,7 @@ impl World {
 
     /// RetroactiveDefaultStorageClass: beta (on) from 1.26, GA 1.28.
     pub(crate) fn retroactive_default_enabled(&self) -> bool {
-        self.options.kube_version.at_least(26)
+        self.options
+            .feature(crate::version::Feature::RetroactiveDefaultStorageClass)
     }
 }

@@ -45,7 +45,7 @@ impl World {
             {
                 finalizers.insert(0, Str::from_static(kube::FINALIZER_PV_PROTECTION));
             }
-            let version = self.options.kube_version;
+            let version = self.options.target();
             let provisioned_by = pv.provisioned_by.as_ref().map(|p| p.value.as_str());
             let migrated = provisioned_by.and_then(|p| super::reclaim::migrated_driver(p, version));
             // modifyDeletionFinalizers (syncVolume, HonorPVReclaimPolicy on): only volumes with
@@ -223,6 +223,7 @@ impl World {
             events: Vec::new(),
             race: None,
             exists: true,
+            existed: side == Side::Cluster,
         }
     }
 
@@ -277,6 +278,7 @@ impl World {
         if let Some(id) = self.claim_named(&claim.key.namespace, &claim.key.name) {
             let existing = &self.claims[id.idx()];
             claim.uid = existing.uid.clone();
+            claim.existed = existing.existed;
             claim.state = existing.state.clone();
             claim.events = existing.events.clone();
             if claim.volume_name.is_none() {

@@ -131,7 +131,7 @@ impl World {
         like: ClaimId,
         names: &[Str],
     ) -> Vec<(usize, &super::elsewhere::ElsewhereVolume)> {
-        let version = self.options.kube_version;
+        let version = self.options.target();
         let c = self.claim(like);
         let class = c.class_name();
         let mut taken: Vec<&super::elsewhere::ElsewhereVolume> = Vec::new();

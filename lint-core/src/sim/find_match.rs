@@ -92,7 +92,7 @@ impl World {
     /// default, 1.31–1.33: a claim with a class fails matching, volumes with one are skipped),
     /// or not in matching at all (before 1.31).
     fn vac_gate(&self) -> VacGate {
-        let v = self.options.kube_version;
+        let v = self.options.target();
         if fit::attributes_class_enabled(v) {
             VacGate::On
         } else if v.at_least(31) {

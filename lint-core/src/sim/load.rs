@@ -87,6 +87,13 @@ pub(crate) const MAX_ORDINALS: i64 = 10_000;
 impl World {
     pub(crate) fn load(&mut self, cluster: &Index, manifests: &Index, elsewhere: &Elsewhere) {
         for (side, ix) in [(Side::Cluster, cluster), (Side::Manifest, manifests)] {
+            if side == Side::Manifest {
+                // What the profile says of drivers stands over the cluster state's CSIDrivers;
+                // the manifests' own CSIDriver objects are applied over both.
+                for d in &self.options.cluster.drivers {
+                    self.drivers.insert(d.name.clone(), d.attach_required);
+                }
+            }
             for sc in &ix.classes {
                 if !ix.is_rejected(sc.obj) {
                     self.add_class(side, sc);
@@ -249,7 +256,7 @@ impl World {
 
     /// The cluster's own default class: named by `--default-class`, none with
     /// `--no-default-class`, else — when the inputs define no default and the cluster is not
-    /// known — an unnamed default, as almost every cluster has.
+    /// known — the default profile's unnamed default, as almost every cluster has.
     fn add_default_class(&mut self) {
         match self.options.default_class.clone().as_deref() {
             Some("") => {}
@@ -257,7 +264,12 @@ impl World {
                 Some(c) => c.is_default = true,
                 None => self.classes.push(Class {
                     name: Str::from(name),
-                    provisioner: None,
+                    provisioner: self
+                        .options
+                        .cluster
+                        .default_provisioner
+                        .as_deref()
+                        .map(Str::from),
                     reclaim: ReclaimPolicy::Delete,
                     wait_for_first_consumer: false,
                     is_default: true,
@@ -299,7 +311,7 @@ impl World {
                         wait_for_first_consumer: false,
                         is_default: true,
                         created: Created::At(None),
-                        knowledge: ClassKnowledge::Assumed(Assumption::DefaultClassExists),
+                        knowledge: ClassKnowledge::Profile,
                     });
                 }
             }

@@ -33,9 +33,7 @@ impl World {
     /// version: the ProvisioningFailed message its claims get.
     pub fn unserved_provisioner(&self, class: &Class) -> Option<String> {
         let p = class.provisioner.as_deref()?;
-        if !p.starts_with("kubernetes.io/")
-            || migrated_driver(p, self.options.kube_version).is_some()
-        {
+        if !p.starts_with("kubernetes.io/") || migrated_driver(p, self.options.target()).is_some() {
             return None;
         }
         if p == "kubernetes.io/host-path" && self.options.hostpath_provisioner {
@@ -69,7 +67,7 @@ impl World {
                 },
             );
         };
-        let version = self.options.kube_version;
+        let version = self.options.target();
         let (provisioner, event) = match class.provisioner.as_deref() {
             // An assumed class: its provisioner is unknown, and assumed to work.
             None => ("<unknown>".to_string(), None),
@@ -79,7 +77,8 @@ impl World {
                 } else {
                     let served =
                         p == "kubernetes.io/host-path" && self.options.hostpath_provisioner;
-                    let Some(error) = unserved_in_tree(p, version).filter(|_| !served) else {
+                    let Some(error) = unserved_in_tree(p, version.version).filter(|_| !served)
+                    else {
                         return self.provision(id, &class, p.to_string(), None);
                     };
                     return self.pend_claim(
@@ -182,7 +181,7 @@ impl World {
         provisioner: String,
         event: Option<Event>,
     ) -> bool {
-        let version = self.options.kube_version;
+        let version = self.options.target();
         let c = self.claim(id);
         // Shared: the volume, the name index and the claim's volumeName all hold it.
         let name = Str::from(format!("pvc-{}", c.uid)).shared();

@@ -187,13 +187,15 @@ impl World {
                         ),
                     }
                 }
-                None => Attach::Assumed {
-                    why: match crate::drivers::ambiguous_class(&class.name) {
-                        Some(meanings) => format!(
+                None => match crate::drivers::ambiguous_class(&class.name) {
+                    Some(meanings) => Attach::Assumed {
+                        why: format!(
                             "StorageClass {} is not defined, and by its name it is {meanings}",
                             class.name
                         ),
-                        None => format!(
+                    },
+                    None => Attach::Presumed {
+                        why: format!(
                             "the provisioner of StorageClass {} is not known",
                             self.class_display(class)
                         ),
@@ -246,8 +248,8 @@ impl World {
 
     /// A class's name for messages ("the cluster's default class" for the assumed one).
     pub fn class_display(&self, class: &Class) -> String {
-        match class.assumption() {
-            Some(Assumption::DefaultClassExists) => "<the cluster's default>".into(),
+        match class.knowledge {
+            super::ClassKnowledge::Profile => "<the cluster's default>".into(),
             _ => class.name.to_string(),
         }
     }

@@ -12,7 +12,7 @@ use crate::binding::fit;
 impl World {
     /// Marks claims that lost a volume to a claim of another object in this simulation.
     pub(crate) fn mark_races(&mut self) {
-        let version = self.options.kube_version;
+        let version = self.options.target();
         // Volumes taken during this run by a best-match binding, by (modes, class).
         let mut taken: HashMap<
             (crate::kube::AccessModes, crate::string::Str),
@@ -91,7 +91,7 @@ impl World {
     /// For every claim Pending for want of a match: the closest volume and its failed checks;
     /// for every volume reserved for a claim that skips it: the checks that claim fails.
     pub(crate) fn find_closest(&mut self) {
-        let version = self.options.kube_version;
+        let version = self.options.target();
         type Shape = (
             String,
             crate::kube::AccessModes,

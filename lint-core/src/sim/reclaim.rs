@@ -8,12 +8,12 @@ use super::state::*;
 use super::World;
 use crate::binding::SourceKind;
 use crate::kube::{self, ReclaimPolicy};
-use crate::options::KubeVersion;
+use crate::options::Target;
 use crate::string::Str;
 
 /// HonorPVReclaimPolicy: alpha 1.23 (off), beta 1.31 (on), GA 1.33.
-pub fn honor_reclaim_policy(v: KubeVersion) -> bool {
-    v.at_least(31)
+pub fn honor_reclaim_policy(t: Target) -> bool {
+    t.feature(crate::version::Feature::HonorPVReclaimPolicy)
 }
 
 /// What kube-controller-manager's PV controller can do with an in-tree plugin.
@@ -28,7 +28,7 @@ enum Plugin {
 }
 
 /// The PV controller's plugin for a `kubernetes.io/<name>` plugin name.
-fn plugin_by_name(name: &str, v: KubeVersion) -> Plugin {
+fn plugin_by_name(name: &str, v: Target) -> Plugin {
     match name {
         "kubernetes.io/host-path" => Plugin::Deletes,
         "kubernetes.io/nfs" => Plugin::NoDeleter,
@@ -40,7 +40,7 @@ fn plugin_by_name(name: &str, v: KubeVersion) -> Plugin {
 }
 
 /// The PV controller's plugin for a volume source (`FindDeletablePluginBySpec`).
-fn plugin_by_spec(source: &SourceKind, v: KubeVersion) -> Plugin {
+fn plugin_by_spec(source: &SourceKind, v: Target) -> Plugin {
     match source {
         SourceKind::InTree(s) => match s.field {
             "hostPath" => Plugin::Deletes,
@@ -56,7 +56,7 @@ fn plugin_by_spec(source: &SourceKind, v: KubeVersion) -> Plugin {
 }
 
 /// `IsMigrationEnabledForPlugin`: the CSI driver serving an in-tree provisioner name.
-pub fn migrated_driver(provisioner: &str, v: KubeVersion) -> Option<&'static str> {
+pub fn migrated_driver(provisioner: &str, v: Target) -> Option<&'static str> {
     Some(match provisioner {
         "kubernetes.io/aws-ebs" => "ebs.csi.aws.com",
         "kubernetes.io/gce-pd" => "pd.csi.storage.gke.io",
@@ -94,7 +94,7 @@ pub struct ReclaimOutcome {
 }
 
 /// `findDeletablePlugin` + `doDeleteVolume`.
-fn deletion(vol: &Volume, version: KubeVersion) -> Deletion {
+fn deletion(vol: &Volume, version: Target) -> Deletion {
     let host_path = |path: &str| {
         if host_path_deletable(path) {
             Deletion::Deleted("kubernetes.io/host-path".into())
@@ -142,7 +142,7 @@ fn deletion(vol: &Volume, version: KubeVersion) -> Deletion {
 }
 
 /// `reclaimVolume` for a Released volume, as a pure function of the volume and the version.
-pub fn reclaim_outcome(vol: &Volume, version: KubeVersion) -> ReclaimOutcome {
+pub fn reclaim_outcome(vol: &Volume, version: Target) -> ReclaimOutcome {
     let released = |storage| ReclaimOutcome {
         phase: VolumePhase::Released,
         storage,
@@ -254,7 +254,7 @@ pub fn reclaim_outcome(vol: &Volume, version: KubeVersion) -> ReclaimOutcome {
 impl World {
     /// `reclaimVolume`: applies [`reclaim_outcome`] to a Released volume.
     pub(crate) fn reclaim(&mut self, v: VolumeId) {
-        let o = reclaim_outcome(&self.volumes[v.idx()], self.options.kube_version);
+        let o = reclaim_outcome(&self.volumes[v.idx()], self.options.target());
         let vol = &mut self.volumes[v.idx()];
         let was = vol.phase;
         vol.storage = o.storage;
@@ -292,7 +292,7 @@ impl World {
         let mut vol = self.volume(v).clone();
         vol.deleting = deleted_first;
         vol.phase = VolumePhase::Released;
-        reclaim_outcome(&vol, self.options.kube_version)
+        reclaim_outcome(&vol, self.options.target())
     }
 }
 
@@ -329,14 +329,18 @@ mod tests {
 
     #[test]
     fn migration_names() {
-        let v = KubeVersion::new(1, 34);
+        use crate::options::KubeVersion;
+        let v = Target::of(KubeVersion::new(1, 34));
         assert_eq!(
             migrated_driver("kubernetes.io/aws-ebs", v),
             Some("ebs.csi.aws.com")
         );
         assert_eq!(migrated_driver("kubernetes.io/rbd", v), None);
         assert_eq!(
-            migrated_driver("kubernetes.io/portworx-volume", KubeVersion::new(1, 30)),
+            migrated_driver(
+                "kubernetes.io/portworx-volume",
+                Target::of(KubeVersion::new(1, 30))
+            ),
             None
         );
     }

@@ -109,9 +109,6 @@ pub use super::events::{Event, EventType, Reason};
 /// says so.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Assumption {
-    /// The cluster has a default StorageClass (almost every cluster does); its name, provisioner
-    /// and binding mode are unknown.
-    DefaultClassExists,
     /// A StorageClass the input names but does not define exists and provisions volumes.
     ClassExists(Str),
     /// That class (named as shown: "StorageClass X" or "the cluster's default StorageClass")
@@ -139,15 +136,13 @@ pub enum Assumption {
     /// time (as block storage does; Kubernetes attaches CSI volumes unless a CSIDriver object
     /// says `attachRequired: false`). The text says why pvlint does not know.
     DriverAttaches(Str),
-    /// The scheduler puts pods that share a volume on different nodes: the cluster has more
-    /// than one node the volume can be used on, and nothing in the pod template keeps the
-    /// pods together (the default spreading prefers nodes without the workload's pods).
-    PodsOnSeveralNodes,
-    /// [`Assumption::PodsOnSeveralNodes`], against a hint of the input: a hostPath volume
-    /// without nodeAffinity (`volume`, in `file`) is written for a cluster of one node.
+    /// The pods land on different nodes, as the default profile's cluster of several nodes
+    /// lets them, against a hint of the apply set: a hostPath volume without nodeAffinity
+    /// (`volume`, in `file`) is written for a cluster of one node.
     SeveralNodesThoughOneNodeVolume { volume: Str, file: Str },
-    /// Files of one apply set are applied together: pvlint's default grouping (a directory's
-    /// files, a kustomization's resources), not the user's word (`--together`, `--complete`).
+    /// Files of one directory are applied together: pvlint's default grouping
+    /// (`kubectl apply -f DIR`), not the user's word (`--together`) nor the input's (a
+    /// kustomization's resources are one apply).
     AppliedTogether { file: Str, other: Str },
     /// A StorageClass the input defines in another apply set (a directory or kustomization it
     /// is not applied with) is installed in the cluster as that file defines it; when that
@@ -178,8 +173,12 @@ pub enum Assumption {
 pub enum ClassKnowledge {
     /// A StorageClass object of the input or the cluster state.
     Defined(Side, ObjId),
-    /// Given by `--default-class NAME`.
+    /// Given by `--default-class NAME` (the profile's default class by name).
     Named,
+    /// The default profile's default class: it exists (so claims without a class get it), but
+    /// its name, provisioner and reclaim policy are not known. Not an assumption a finding
+    /// names: the profile settles that it exists ([`crate::profile`]).
+    Profile,
     /// Assumed (see [`Assumption`]).
     Assumed(Assumption),
 }
@@ -203,6 +202,12 @@ impl Class {
             ClassKnowledge::Assumed(a) => Some(a),
             _ => None,
         }
+    }
+
+    /// What the class provisions is known from an object (of the input or the cluster state):
+    /// not assumed, and not only a name or the profile's "a default class exists".
+    pub fn is_defined(&self) -> bool {
+        matches!(self.knowledge, ClassKnowledge::Defined(..))
     }
 }
 
@@ -416,6 +421,9 @@ pub struct Claim {
     pub events: Vec<Event>,
     pub race: Option<Race>,
     pub(crate) exists: bool,
+    /// The cluster held it before the manifests were applied: the manifest updates it, and it
+    /// keeps the cluster's UID.
+    pub existed: bool,
 }
 
 impl Claim {

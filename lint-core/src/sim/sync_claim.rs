@@ -82,7 +82,7 @@ impl World {
                 &self.volume(v).spec,
                 &c.spec,
                 c.class_name(),
-                self.options.kube_version,
+                self.options.target(),
             )
         };
         match self.volume(v).claim_ref.clone() {

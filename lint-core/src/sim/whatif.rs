@@ -64,7 +64,7 @@ impl World {
                         // Another waiting claim that fits the volume as well: whichever the
                         // controller syncs first takes it.
                         let spec = &w.volume(VolumeId(0)).spec;
-                        let version = w.options.kube_version;
+                        let version = w.options.target();
                         let rival = w.claims().any(|(id, c)| {
                             id != new
                                 && matches!(c.state, ClaimState::Pending(_))

@@ -9,7 +9,6 @@ impl Assumption {
     /// The assumption in words.
     pub fn describe(&self) -> String {
         match self {
-            Assumption::DefaultClassExists => "the cluster has a default StorageClass (almost every cluster does); pvlint does not know its name or provisioner (--default-class NAME or --no-default-class say what the cluster has)".into(),
             Assumption::ClassExists(c) => match crate::drivers::platform_class(c) {
                 Some(pc) => format!("StorageClass {c}, which the input does not define, exists in the cluster and is, by its name, {} (provisioner {}) (pass --cluster-state or --complete to check)", pc.installed_by, pc.provisioner),
                 None => format!("StorageClass {c}, which the input does not define, exists in the cluster and provisions volumes (pass --cluster-state or --complete to check)"),
@@ -21,13 +20,12 @@ impl Assumption {
             Assumption::OwnerAbsent(o) => format!("no {o} exists in the cluster: the UID is one of the cluster the manifest was read from (re-applied to that cluster, where the owner still lives, nothing is deleted)"),
             Assumption::OwnerKindServed(k) => format!("the cluster serves {k} (its CustomResourceDefinition is installed); until it does, the garbage collector cannot look the owner up and deletes nothing"),
             Assumption::NoStaticProvisioner => "no static provisioner (such as sig-storage-local-static-provisioner, which creates local volumes from the disks it finds) creates volumes of this kubernetes.io/no-provisioner class in the cluster".into(),
-            Assumption::SeveralNodesThoughOneNodeVolume { volume, file } => format!("the pods land on different nodes of a cluster of several nodes, although hostPath volume {volume} ({file}) has no nodeAffinity, as only a cluster of one node allows"),
+            Assumption::SeveralNodesThoughOneNodeVolume { volume, file } => format!("the pods land on different nodes of a cluster of several nodes (the default profile), although hostPath volume {volume} ({file}) has no nodeAffinity, as only a cluster of one node allows (--nodes one, or nodes: one in .pvlint.yaml's cluster section, says the cluster has one node)"),
             Assumption::LocalClusterDefault { tool, file } => format!("the cluster is a {} cluster, as {file} (its config) says, and its default StorageClass {} (rancher.io/local-path) is the one {} installs", tool.name(), tool.default_class(), tool.name()),
             Assumption::ProvisionerRuns(p) => format!("{p}, which made the volume, runs in this cluster too and deletes its storage (no StorageClass or CSIDriver of the input or the cluster state shows it)"),
             Assumption::ProvisionerLikeCsi(p) => format!("{p} refuses, as the CSI external-provisioner and most provisioners do, to provision a claim with a selector"),
             Assumption::DriverAttaches(why) => format!("the volume attaches to one node at a time ({why}); a CSIDriver object in the input, or --cluster-state, says for sure"),
-            Assumption::PodsOnSeveralNodes => "the scheduler puts the pods on different nodes (a cluster of more than one node where the volume can be used; its default spreading prefers nodes without the workload's pods); on a one-node cluster, or with affinity that keeps them together, they share the node".into(),
-            Assumption::AppliedTogether { file, other } => format!("{file} and {other} are applied together, as pvlint groups a directory's files (or a kustomization's resources) by default; --together or --complete says so for sure"),
+            Assumption::AppliedTogether { file, other } => format!("{file} and {other} are applied together, as pvlint groups a directory's files by default (`kubectl apply -f DIR`); --together says so for sure"),
             Assumption::DefinedElsewhere { class, file, default: false } => format!("StorageClass {class} is installed in the cluster as {file} defines it (another file of the input, applied on its own)"),
             Assumption::DefinedElsewhere { class, file, default: true } => format!("StorageClass {class} is installed in the cluster as {file} defines it (another file of the input, applied on its own), and is the cluster's only default class: claims without a storageClassName get it (of several default classes, the newest wins)"),
         }

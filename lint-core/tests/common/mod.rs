@@ -2,8 +2,9 @@
 //! each declares in its header.
 //!
 //! A fixture states its options in a comment line, in the CLI's own words:
-//! `# pvlint: --kube-version 1.23 --complete --default-class standard --no-default-class`
-//! and `--cluster-state FILE` (relative to the fixture). `X.cluster.yaml` next to `X.yaml` is
+//! `# pvlint: --kube-version 1.23 --complete --default-class standard --no-default-class`,
+//! the cluster profile's `--nodes one|several|zones`, `--same-cluster` and
+//! `--feature-gates NAME=BOOL,...`, and `--cluster-state FILE` (relative to the fixture). `X.cluster.yaml` next to `X.yaml` is
 //! its cluster state too. A header that starts with `cluster` runs the fixture as
 //! `pvlint cluster` does (an audit of the cluster state's own objects):
 //! `# pvlint: cluster --cluster-state bad.yaml` audits the fixture itself as a live cluster.
@@ -60,6 +61,25 @@ pub fn header_full(text: &str) -> Result<(Options, Option<String>, bool), String
                 "--validate" => options.field_validation = value()?.parse()?,
                 "--default-class" => options.default_class = Some(value()?.to_string()),
                 "--no-default-class" => options.default_class = Some(String::new()),
+                "--nodes" => {
+                    let v = value()?;
+                    options.cluster.nodes = Some(
+                        pvlint_core::profile::Nodes::parse(v)
+                            .ok_or(format!("--nodes {v}: one, several or zones"))?,
+                    )
+                }
+                "--same-cluster" => options.cluster.same_cluster = true,
+                "--feature-gates" => {
+                    for pair in value()?.split(',') {
+                        let (name, on) = pair.split_once('=').ok_or("NAME=BOOL")?;
+                        let f = pvlint_core::version::Feature::named(name)
+                            .ok_or(format!("no feature gate {name}"))?;
+                        options
+                            .cluster
+                            .feature_gates
+                            .insert(f, on.parse().map_err(|_| "NAME=BOOL")?);
+                    }
+                }
                 "--cluster-state" => cluster = Some(value()?.to_string()),
                 "cluster" => audit = true,
                 other => return Err(format!("unknown fixture option {other}")),

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use pvlint_core::{Finding, Options, Request, Source};
+use pvlint_core::{Finding, Request, Source};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -174,10 +174,7 @@ pub fn decide(request: &Value, settings: &Settings, lookup: &dyn Lookup) -> Resp
             (None, false)
         }
     };
-    let options = Options {
-        kube_version: settings.kube_version,
-        ..Options::default()
-    };
+    let options = settings.options();
     let lint = |o: &Value| {
         let mut o = strip_server_fields(o);
         if let (Some(m), false) = (

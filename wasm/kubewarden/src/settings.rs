@@ -4,7 +4,11 @@
 
 use std::collections::BTreeSet;
 
-use pvlint_core::{KubeVersion, Severity};
+use pvlint_core::profile::{Given, Key};
+use pvlint_core::{KubeVersion, Options, Severity};
+
+/// How the profile names values the policy's settings give.
+const SETTINGS: &str = "policy settings";
 use serde_json::Value;
 
 /// What the policy does with pvlint's findings.
@@ -22,6 +26,10 @@ pub struct Settings {
     pub kube_version: KubeVersion,
     /// Requests in these namespaces are accepted without looking at them.
     pub skip_namespaces: BTreeSet<String>,
+    /// The cluster profile (`cluster:`, read as the CLI reads `.pvlint.yaml`'s): what the
+    /// policy cannot look up (the nodes; it lists no Nodes per request), over the default
+    /// profile; checked when the settings are validated.
+    pub cluster: Option<Value>,
 }
 
 impl Default for Settings {
@@ -33,6 +41,7 @@ impl Default for Settings {
             severity_threshold: Severity::Error,
             kube_version: KubeVersion::DEFAULT,
             skip_namespaces: BTreeSet::new(),
+            cluster: None,
         }
     }
 }
@@ -45,6 +54,7 @@ pub const KEYS: &[&str] = &[
     "severityThreshold",
     "kubeVersion",
     "skipNamespaces",
+    "cluster",
 ];
 
 /// What a finding becomes at admission.
@@ -71,12 +81,29 @@ impl Settings {
                 "severityThreshold" => st.severity().map(|v| s.severity_threshold = v),
                 "kubeVersion" => st.kube_version().map(|v| s.kube_version = v),
                 "skipNamespaces" => namespaces(&st).map(|l| s.skip_namespaces = l),
+                "cluster" => pvlint_core::settings::cluster_section(
+                    st.value,
+                    &Given::Settings(SETTINGS.into()),
+                    &mut pvlint_core::Options::default(),
+                )
+                .map(|()| s.cluster = Some(st.value.clone())),
                 // `each` yields only the keys of KEYS.
                 _ => Ok(()),
             });
             if let Err(e) = r {
                 errors.push(e);
             }
+        }
+        let top_version = v.get("kubeVersion").is_some();
+        if top_version
+            && s.cluster
+                .as_ref()
+                .is_some_and(|c| c.get("kubeVersion").is_some())
+        {
+            errors.push(
+                "kubeVersion is set twice, at the top level and in cluster:; keep the one in cluster:"
+                    .to_string(),
+            );
         }
         for (a, b) in [
             ("rejectRules", "warnRules"),
@@ -97,6 +124,23 @@ impl Settings {
         } else {
             Err(errors.join("; "))
         }
+    }
+
+    /// The options a request is judged with: the settings' kubeVersion and cluster profile.
+    pub fn options(&self) -> Options {
+        let mut o = Options {
+            kube_version: self.kube_version,
+            ..Options::default()
+        };
+        let from = Given::Settings(SETTINGS.into());
+        if self.kube_version != KubeVersion::DEFAULT {
+            o.cluster.from.insert(Key::KubeVersion, from.clone());
+        }
+        if let Some(section) = &self.cluster {
+            // Checked in from_value.
+            let _ = pvlint_core::settings::cluster_section(section, &from, &mut o);
+        }
+        o
     }
 
     fn list(&self, key: &str) -> &BTreeSet<String> {
@@ -189,6 +233,33 @@ mod tests {
             s.verdict("recycle-policy-deprecated", Severity::Info),
             Verdict::Warn
         );
+    }
+
+    /// `cluster:` is the CLI's `.pvlint.yaml` section, read by the same reader: it makes the
+    /// options a request is judged with, each value from "policy settings".
+    #[test]
+    fn the_cluster_profile_is_the_settings_files() {
+        use pvlint_core::profile::{Given, Key, Nodes};
+        let s = Settings::from_value(
+            &json!({"cluster": {"nodes": "one", "defaultClass": "local-path"}}),
+        )
+        .unwrap();
+        let o = s.options();
+        assert_eq!(o.cluster.nodes, Some(Nodes::One));
+        assert_eq!(o.default_class.as_deref(), Some("local-path"));
+        assert_eq!(
+            o.cluster.from.get(&Key::Nodes),
+            Some(&Given::Settings("policy settings".into()))
+        );
+        let e = Settings::from_value(&json!({"cluster": {"nodes": "two"}})).unwrap_err();
+        assert!(e.contains("\"two\" is not a node layout"), "{e}");
+        let e = Settings::from_value(&json!({"cluster": {"node": "one"}})).unwrap_err();
+        assert!(e.contains("did you mean nodes?"), "{e}");
+        let e = Settings::from_value(
+            &json!({"kubeVersion": "1.31", "cluster": {"kubeVersion": "1.30"}}),
+        )
+        .unwrap_err();
+        assert!(e.contains("kubeVersion is set twice"), "{e}");
     }
 
     #[test]

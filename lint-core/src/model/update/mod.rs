@@ -39,8 +39,6 @@
 use merge::{difference_at, first_difference, invalid_value, quantity, same, show, without, zero};
 use serde_json::Value;
 
-use crate::options::KubeVersion;
-
 /// kubectl's record of what it applied last.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
@@ -129,7 +127,7 @@ pub struct Refusal {
 
 /// What the update is judged against besides the two objects.
 pub struct Env<'a> {
-    pub version: KubeVersion,
+    pub version: crate::options::Target,
     /// Whether the StorageClass of this name allows volume expansion (None: no such class).
     pub expansion: &'a dyn Fn(&str) -> Option<bool>,
 }
@@ -351,7 +349,10 @@ fn claim(name: &str, live: &Value, merged: &Value, env: &Env<'_>, out: &mut Vec<
     if now < was {
         // RecoverVolumeExpansionFailure: beta (on) in 1.32, GA in 1.34.
         let capacity = quantity(&live["status"]["capacity"]["storage"]);
-        let refused = if env.version.at_least(32) {
+        let refused = if env
+            .version
+            .feature(crate::version::Feature::RecoverVolumeExpansionFailure)
+        {
             capacity
                 .as_ref()
                 .is_some_and(|c| now <= *c)

@@ -16,7 +16,7 @@ fn check(
 ) -> Vec<String> {
     let f = env(expansion);
     let e = Env {
-        version: KubeVersion::new(1, 34),
+        version: crate::options::Target::of(crate::options::KubeVersion::new(1, 34)),
         expansion: &f,
     };
     let api = match kind {

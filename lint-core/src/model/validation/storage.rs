@@ -393,6 +393,12 @@ fn allowed_topologies(obj: &Object, r: &mut Reader<'_>) {
         let mut map: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for (e, expr) in exprs.iter().enumerate() {
             let here = format!("{path}[{e}]");
+            // A placeholder is an unrendered template's (reported as such), not a label key.
+            if let Some(k) = expr.get("key") {
+                if r.placeholder(k, &format!("{here}.key")) {
+                    continue;
+                }
+            }
             let key = expr.get("key").and_then(Node::as_str).unwrap_or_default();
             let values = expr.strings("values");
             if values.is_empty() {

@@ -1,7 +1,7 @@
 //! Why a claim is Lost: the event, the explanation, the root cause and the help.
 
 use super::Help;
-use crate::sim::state::{Claim, Event, Lost, Reason, Side};
+use crate::sim::state::{Claim, Event, Lost, Reason};
 use crate::sim::{CauseKey, Subject, World};
 
 impl Lost {
@@ -42,7 +42,7 @@ impl Lost {
                     )
                 } else if claim_ref.uid.is_empty() {
                     format!("volume {v}'s claimRef names it without a UID, and for a bound claim the UIDs must match")
-                } else if c.origin.side() == Some(Side::Cluster) {
+                } else if c.existed {
                     format!(
                         "volume {v}'s claimRef.uid {} is not this claim's UID {}",
                         claim_ref.uid, c.uid

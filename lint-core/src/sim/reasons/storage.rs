@@ -38,7 +38,7 @@ impl Storage {
                         .provisioned_by
                         .as_deref()
                         .is_some_and(|p| !p.starts_with("kubernetes.io/"));
-                if external && crate::sim::reclaim::honor_reclaim_policy(w.options.kube_version) {
+                if external && crate::sim::reclaim::honor_reclaim_policy(w.options.target()) {
                     s.push_str(&format!(
                         " (assumed: the manifest has no {}; from 1.31 a CSI external-provisioner with HonorPVReclaimPolicy adds it to a Bound volume of its driver, and then deletes the storage)",
                         crate::kube::FINALIZER_EXTERNAL_PROVISIONER
