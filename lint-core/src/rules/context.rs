@@ -333,6 +333,24 @@ pub fn claim_ref(namespace: &str, name: &str) -> ObjectRef {
     }
 }
 
+/// The warnings the rules about pods on two nodes share (rwo-rolling-surge,
+/// rwo-shared-by-replicas), each shown by a fixture of the same name in each rule's folder.
+pub(crate) const GRADE_ASSUMED_CLASS: super::Grade = super::Grade {
+    severity: crate::finding::Severity::Warning,
+    when: "the claim's StorageClass is not in the input (it is assumed to exist, and the finding \
+           says so)",
+    example: "bad-assumed-class.yaml",
+};
+
+/// See [`GRADE_ASSUMED_CLASS`].
+pub(crate) const GRADE_ONE_NODE_HINT: super::Grade = super::Grade {
+    severity: crate::finding::Severity::Warning,
+    when:
+        "the apply set holds a hostPath volume without nodeAffinity, written for a cluster of one \
+           node, and the profile's several nodes are only the default's",
+    example: "bad-one-node-hint.yaml",
+};
+
 /// Whether a workload's pods may run on different nodes, as its placement, the cluster profile
 /// and the apply set say: what a hazard between pods on two nodes (Multi-Attach) rests on.
 pub(crate) enum Spread {

@@ -252,7 +252,9 @@ pub(crate) use sink::{Reported, Sink};
 /// What rule files import.
 #[allow(unused_imports)]
 pub(crate) mod prelude {
-    pub(crate) use super::context::{claim_ref, Context, Spread};
+    pub(crate) use super::context::{
+        claim_ref, Context, Spread, GRADE_ASSUMED_CLASS, GRADE_ONE_NODE_HINT,
+    };
     pub(crate) use super::sink::Sink;
     pub(crate) use super::{Docs, Family, Grade, Reads, Rule, Scope};
     pub(crate) use crate::binding::attach::Attach;

@@ -43,18 +43,8 @@ pub const RULE: Rule = Rule {
                        podAntiAffinity keeps apart",
                 example: "bad.yaml",
             },
-            Grade {
-                severity: Severity::Warning,
-                when: "the claim's StorageClass is not in the input (it is assumed to exist, and the finding \
-                       says so)",
-                example: "bad-assumed-class.yaml",
-            },
-            Grade {
-                severity: Severity::Warning,
-                when: "the apply set holds a hostPath volume without nodeAffinity, written for a cluster of one \
-                       node, and the profile's several nodes are only the default's",
-                example: "bad-one-node-hint.yaml",
-            },
+            GRADE_ASSUMED_CLASS,
+            GRADE_ONE_NODE_HINT,
             Grade {
                 severity: Severity::Info,
                 when: "the claim's class is not in the input and its name says node-local storage (the pods most \
