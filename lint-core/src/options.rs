@@ -59,6 +59,9 @@ pub struct ClusterSpec {
     /// Feature gates set other than the version's default.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub feature_gates: BTreeMap<Feature, bool>,
+    /// The CSI external-snapshotter's release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshotter: Option<crate::profile::Snapshotter>,
     /// Every apply set of the input goes to this one cluster.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub same_cluster: bool,

@@ -102,6 +102,7 @@ pub enum Key {
     Drivers,
     KubeVersion,
     FeatureGates,
+    Snapshotter,
     Complete,
     SameCluster,
 }
@@ -141,6 +142,62 @@ pub enum DefaultClass {
     None,
     /// Only one the input defines (`--complete`).
     InputOnly,
+}
+
+/// A release of the CSI external-snapshotter (`6.1`): from 6.0 its CRDs serve
+/// snapshot.storage.k8s.io/v1 only (CHANGELOG-6.0, "API Removal": "Remove VolumeSnapshot
+/// v1beta1 APIs").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Snapshotter {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl Snapshotter {
+    /// It serves snapshot.storage.k8s.io/v1beta1 (releases before 6.0).
+    pub fn serves_v1beta1(self) -> bool {
+        self.major < 6
+    }
+}
+
+impl std::str::FromStr for Snapshotter {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Snapshotter, String> {
+        let bad = || {
+            format!("\"{s}\" is not an external-snapshotter release; write it as 8.2 (or v8.2.0)")
+        };
+        let t = s.trim().trim_start_matches('v');
+        let mut parts = t.split('.');
+        let major = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let minor = parts
+            .next()
+            .map_or(Some(0), |p| p.parse().ok())
+            .ok_or_else(bad)?;
+        if parts.next().is_some_and(|p| p.parse::<u32>().is_err()) || parts.next().is_some() {
+            return Err(bad());
+        }
+        Ok(Snapshotter { major, minor })
+    }
+}
+
+impl TryFrom<String> for Snapshotter {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse()
+    }
+}
+
+impl From<Snapshotter> for String {
+    fn from(s: Snapshotter) -> String {
+        s.to_string()
+    }
+}
+
+impl fmt::Display for Snapshotter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
 }
 
 /// What a CSIDriver says of a driver, known from the profile or the cluster state.
@@ -195,6 +252,10 @@ pub struct Profile {
     pub kube_version: Fact<KubeVersion>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub feature_gates: Vec<Gate>,
+    /// The release of the CSI external-snapshotter (its CRDs and snapshot-controller), when
+    /// said: it decides which versions of snapshot.storage.k8s.io are served.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshotter: Option<Fact<Snapshotter>>,
     pub complete: Fact<bool>,
     /// Every apply set of the input goes to this one cluster: what one defines cluster-wide
     /// (StorageClasses, CSIDrivers, PersistentVolumes) the others find there.
@@ -209,6 +270,7 @@ impl Profile {
             && self.drivers.is_empty()
             && self.kube_version.is_default()
             && self.feature_gates.is_empty()
+            && self.snapshotter.is_none()
             && self.complete.is_default()
             && self.same_cluster.is_default()
     }
@@ -272,6 +334,9 @@ impl Profile {
             };
             parts.push(said(state, &g.from));
         }
+        if let Some(s) = &self.snapshotter {
+            parts.push(said(format!("external-snapshotter {}", s.value), &s.from));
+        }
         if self.complete.value {
             parts.push(said(
                 "the input holds every object that matters".to_string(),
@@ -289,5 +354,22 @@ impl Profile {
             line.push_str(" (the default profile)");
         }
         line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snapshotter_releases() {
+        let s = |t: &str| t.parse::<Snapshotter>();
+        assert_eq!(s("8.2"), Ok(Snapshotter { major: 8, minor: 2 }));
+        assert_eq!(s("v6.0.1"), Ok(Snapshotter { major: 6, minor: 0 }));
+        assert_eq!(s("5"), Ok(Snapshotter { major: 5, minor: 0 }));
+        assert!(s("latest").is_err());
+        assert!(s("8.2.x").is_err());
+        assert!(s("5.0").unwrap().serves_v1beta1());
+        assert!(!s("6.0").unwrap().serves_v1beta1());
     }
 }

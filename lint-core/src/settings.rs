@@ -20,6 +20,7 @@ pub const CLUSTER_KEYS: &[&str] = &[
     "drivers",
     "kubeVersion",
     "featureGates",
+    "snapshotter",
     "complete",
     "sameCluster",
 ];
@@ -36,6 +37,7 @@ pub const CLUSTER_KEYS: &[&str] = &[
 ///   - {name: nfs.csi.k8s.io, attachRequired: false}
 ///   kubeVersion: "1.31"
 ///   featureGates: {HonorPVReclaimPolicy: false}
+///   snapshotter: "8.2"        # the CSI external-snapshotter's release
 ///   complete: false           # the input holds every object that matters
 ///   sameCluster: true         # every apply set of the input goes to this one cluster
 /// ```
@@ -71,6 +73,12 @@ pub fn cluster_section(value: &Value, from: &Given, options: &mut Options) -> Re
             "featureGates" => {
                 options.cluster.feature_gates = s.feature_gates()?;
                 Key::FeatureGates
+            }
+            "snapshotter" => {
+                let v = s.string("a release like \"8.2\"")?;
+                options.cluster.snapshotter =
+                    Some(v.parse().map_err(|e| format!("cluster.snapshotter: {e}"))?);
+                Key::Snapshotter
             }
             "complete" => {
                 options.complete = s.boolean()?;

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use std::collections::BTreeMap;
 
-use pvlint_core::profile::{Given, Key, Nodes};
+use pvlint_core::profile::{Given, Key, Nodes, Snapshotter};
 use pvlint_core::version::Feature;
 use pvlint_core::{FieldValidation, KubeVersion, Options, Source};
 
@@ -56,6 +56,10 @@ pub struct ClusterArgs {
     /// them: NAME=true|false, comma-separated (HonorPVReclaimPolicy=false).
     #[arg(long, value_name = "GATES", value_parser = parse_gates)]
     feature_gates: Option<BTreeMap<Feature, bool>>,
+    /// The release of the cluster's CSI external-snapshotter (8.2): from 6.0 it serves
+    /// snapshot.storage.k8s.io/v1 only.
+    #[arg(long, value_name = "VERSION", value_parser = Snapshotter::from_str)]
+    snapshotter: Option<Snapshotter>,
 }
 
 /// `--feature-gates A=true,B=false`, through the settings reader's words.
@@ -122,6 +126,10 @@ impl ClusterArgs {
         if self.same_cluster {
             o.cluster.same_cluster = true;
             flag(&mut o, Key::SameCluster, "--same-cluster");
+        }
+        if let Some(s) = self.snapshotter {
+            o.cluster.snapshotter = Some(s);
+            flag(&mut o, Key::Snapshotter, "--snapshotter");
         }
         if let Some(gates) = &self.feature_gates {
             o.cluster

@@ -132,6 +132,9 @@ pub(crate) fn resolve(options: &Options, state: &StateFacts) -> Profile {
         drivers,
         kube_version,
         feature_gates,
+        snapshotter: spec
+            .snapshotter
+            .map(|s| Fact::new(s, said(Key::Snapshotter))),
         complete: flag(options.complete, Key::Complete),
         same_cluster: flag(spec.same_cluster, Key::SameCluster),
     }

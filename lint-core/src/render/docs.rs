@@ -99,8 +99,8 @@ const SEVERITY_AND_CERTAINTY: &str = "
 
 Findings are judged for a target cluster, the **cluster profile**: a `cluster:` section in
 `.pvlint.yaml` (or the Kubewarden policy's settings), flags (`--nodes one|several|zones`,
-`--default-class`, `--no-default-class`, `--kube-version`, `--feature-gates`, `--complete`,
-`--same-cluster`), the cluster state (`--cluster-state`: its Nodes, CSIDrivers and default
+`--default-class`, `--no-default-class`, `--kube-version`, `--feature-gates`, `--snapshotter`,
+`--complete`, `--same-cluster`), the cluster state (`--cluster-state`: its Nodes, CSIDrivers and default
 StorageClass; `--against-cluster` and `pvlint cluster` read them live), and what none of those
 say comes from the **default profile**: a production cluster of several nodes, with a default
 StorageClass of unknown name, whose CSI drivers pvlint does not know attach their volumes to one

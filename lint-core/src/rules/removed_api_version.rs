@@ -10,7 +10,9 @@ pub const RULE: Rule = Rule {
                serves, from the Kubernetes deprecated API migration guide: the workloads of `extensions/v1beta1`, \
                `apps/v1beta1` and `apps/v1beta2` (removed in 1.16), `storage.k8s.io/v1beta1` StorageClasses and \
                CSIDrivers (1.22), `batch/v1beta1` CronJobs and `policy/v1beta1` (1.25), and the others of the \
-               guide. One finding per object, and nothing else about it.",
+               guide. One finding per object, and nothing else about it. The add-on API \
+               `snapshot.storage.k8s.io/v1beta1` (VolumeSnapshot, VolumeSnapshotClass, VolumeSnapshotContent) is \
+               judged by the cluster's CSI external-snapshotter release instead, which removed it in 6.0.",
         why: "The API server has no such resource: `kubectl apply` fails for the object (\"resource mapping not \
               found ... no matches for kind \\\"Deployment\\\" in version \\\"extensions/v1beta1\\\"\") and it never \
               exists. What the old version allowed (a Deployment without `selector`, defaulted from its labels) \
@@ -29,6 +31,19 @@ pub const RULE: Rule = Rule {
                        longer serves",
                 example: "bad.yaml",
             },
+            Grade {
+                severity: Severity::Error,
+                when: "a snapshot.storage.k8s.io/v1beta1 VolumeSnapshot, VolumeSnapshotClass or \
+                       VolumeSnapshotContent, on a cluster whose profile says external-snapshotter 6.0 or \
+                       later (`snapshotter:`)",
+                example: "bad-snapshot-v1beta1-known.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "the same where the profile does not say the snapshotter's release: a current one \
+                       (6.0 and later) is assumed, and the finding says so",
+                example: "bad-snapshot-v1beta1.yaml",
+            },
         ],
     },
     scope: Scope::Manifests,
@@ -37,7 +52,53 @@ pub const RULE: Rule = Rule {
     reads: Reads::Written,
 };
 
+/// The kinds of snapshot.storage.k8s.io whose v1beta1 the external-snapshotter stopped serving
+/// in 6.0 (its CRDs: client/config/crd).
+const SNAPSHOT_KINDS: &[&str] = &[
+    "VolumeSnapshot",
+    "VolumeSnapshotClass",
+    "VolumeSnapshotContent",
+];
+
+/// snapshot.storage.k8s.io/v1beta1 objects: an add-on's API, served or not by the cluster's
+/// external-snapshotter release (6.0 removed it), which the profile says or pvlint assumes.
+fn snapshot_v1beta1(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    let snapshotter = ctx.profile.snapshotter.as_ref().map(|s| s.value);
+    if snapshotter.is_some_and(|s| s.serves_v1beta1()) {
+        return;
+    }
+    for (id, o) in ctx.index.objects.iter().enumerate() {
+        if o.api_version != "snapshot.storage.k8s.io/v1beta1"
+            || !SNAPSHOT_KINDS.contains(&o.kind.as_str())
+        {
+            continue;
+        }
+        let by = match snapshotter {
+            Some(s) => format!("snapshotter {s} lacks it"),
+            None => "gone since snapshotter 6.0".to_string(),
+        };
+        let mut consequence = Consequence::said(format!(
+            "kubectl apply fails for it (no matches for kind \"{}\" in version \"{}\") and the object is never created: a claim whose dataSource names it is not restored from it",
+            o.kind, o.api_version
+        ));
+        if snapshotter.is_none() {
+            consequence = consequence.assuming(vec![Str::from(
+                Assumption::SnapshotterWithoutV1beta1.describe(),
+            )]);
+        }
+        sink.report(
+            ctx,
+            id,
+            &o.key_field("apiVersion"),
+            format!("{} {} uses {} ({by})", o.kind, o.name, o.api_version),
+        )
+        .consequence(consequence)
+        .help("use apiVersion snapshot.storage.k8s.io/v1 (external-snapshotter 4.0 and later serve it; 6.0 removed v1beta1)");
+    }
+}
+
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
+    snapshot_v1beta1(ctx, sink);
     for &(id, removed) in &ctx.index.removed {
         let o = ctx.obj(id);
         let headline = format!(

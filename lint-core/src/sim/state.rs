@@ -163,6 +163,9 @@ pub enum Assumption {
     /// the storage when the volume is released with Delete: nothing in the input or the
     /// cluster state (a StorageClass or CSIDriver of it) shows it.
     ProvisionerRuns(Str),
+    /// The cluster's CSI external-snapshotter is 6.0 or later, whose CRDs no longer serve
+    /// snapshot.storage.k8s.io/v1beta1 (the profile does not say its release).
+    SnapshotterWithoutV1beta1,
     /// A provisioner pvlint does not know to run under the CSI external-provisioner refuses
     /// what that one refuses (a claim with a selector), as the common ones do.
     ProvisionerLikeCsi(Str),

@@ -3,8 +3,8 @@
 //!
 //! A fixture states its options in a comment line, in the CLI's own words:
 //! `# pvlint: --kube-version 1.23 --complete --default-class standard --no-default-class`,
-//! the cluster profile's `--nodes one|several|zones`, `--same-cluster` and
-//! `--feature-gates NAME=BOOL,...`, and `--cluster-state FILE` (relative to the fixture). `X.cluster.yaml` next to `X.yaml` is
+//! the cluster profile's `--nodes one|several|zones`, `--same-cluster`, `--snapshotter 8.2`
+//! and `--feature-gates NAME=BOOL,...`, and `--cluster-state FILE` (relative to the fixture). `X.cluster.yaml` next to `X.yaml` is
 //! its cluster state too. A header that starts with `cluster` runs the fixture as
 //! `pvlint cluster` does (an audit of the cluster state's own objects):
 //! `# pvlint: cluster --cluster-state bad.yaml` audits the fixture itself as a live cluster.
@@ -69,6 +69,7 @@ pub fn header_full(text: &str) -> Result<(Options, Option<String>, bool), String
                     )
                 }
                 "--same-cluster" => options.cluster.same_cluster = true,
+                "--snapshotter" => options.cluster.snapshotter = Some(value()?.parse()?),
                 "--feature-gates" => {
                     for pair in value()?.split(',') {
                         let (name, on) = pair.split_once('=').ok_or("NAME=BOOL")?;
