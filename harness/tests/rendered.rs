@@ -258,9 +258,16 @@ fn kustomize_findings_name_the_source_file() {
         "{rendered}"
     );
     let (code, json) = pvlint_stdin(&rendered, &["--format", "json"]);
-    // Both findings are warnings: they depend on the cluster's nodes.
-    assert_eq!(code, 0, "{json}");
+    // On the default profile (a default class, several nodes): the class-less claim meant for
+    // the class-less hostPath volume gets the default class (an error); the surge findings are
+    // warnings, naming the overlay's hostPath volume, written for one node.
+    assert_eq!(code, 1, "{json}");
     let all = findings(&json);
+    assert_eq!(finding(&all, "implicit-default-class")["severity"], "error");
+    assert_eq!(
+        finding(&all, "rwo-shared-by-replicas")["severity"],
+        "warning"
+    );
     // replicas: 3 from the overlay's patch, on the base's Deployment.
     let shared = finding(&all, "rwo-shared-by-replicas");
     // The base's file, found from the overlay's kustomization below the working directory:

@@ -8,7 +8,7 @@ pub use crate::migrate::{
 };
 use crate::options::Options;
 use crate::report::Report;
-pub use crate::request::{Operation, Request, OPERATION_FORMS};
+pub use crate::request::{Operation, Request, OPERATION_FORMS, OPTION_KEYS, REQUEST_KEYS};
 use crate::rules::Rule;
 use crate::sim::Simulation;
 use crate::source::Source;

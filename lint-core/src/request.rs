@@ -263,7 +263,11 @@ impl Request {
                 return Err(unknown(key, REQUEST_KEYS, "key "));
             }
         }
-        if let Some(options) = map.get("options") {
+        // `null` is no options at all.
+        if map.get("options").is_some_and(serde_json::Value::is_null) {
+            map.remove("options");
+        }
+        if let Some(options) = map.get_mut("options") {
             match options {
                 serde_json::Value::Object(o) => {
                     for key in o.keys() {
@@ -271,16 +275,18 @@ impl Request {
                             return Err(unknown(key, OPTION_KEYS, "option "));
                         }
                     }
-                    if let Some(rules) = o.get("rules") {
-                        crate::settings::Setting {
+                    if let Some(rules) = o.get_mut("rules") {
+                        // Read as the settings files read them (`on`, `false` for off), then
+                        // written back as the levels the options hold.
+                        let levels = crate::settings::Setting {
                             key: "options.rules",
                             value: rules,
                         }
                         .rule_levels()
                         .map_err(bad)?;
+                        *rules = serde_json::to_value(levels).map_err(|e| bad(e.to_string()))?;
                     }
                 }
-                serde_json::Value::Null => {}
                 other => {
                     return Err(bad(format!(
                         "options: expected an object, found {}",
@@ -359,6 +365,18 @@ mod tests {
             Some(&crate::profile::Given::Request)
         );
         assert!(Request::from_value(serde_json::Value::Null).is_ok());
+        assert!(Request::from_value(json!({"options": null})).is_ok());
+        // Rule settings as the settings files write them: `on` leaves a rule as it is, `false`
+        // turns it off.
+        let r = Request::from_value(
+            json!({"options": {"rules": {"claim-lost": "on", "invalid-nfs-server": false}}}),
+        )
+        .unwrap();
+        assert_eq!(
+            r.options.rules.get("invalid-nfs-server"),
+            Some(&crate::options::RuleLevel::Off)
+        );
+        assert!(!r.options.rules.contains_key("claim-lost"));
     }
 
     #[test]

@@ -10,11 +10,18 @@ if [ "$have" != "$want" ]; then
   echo "wasm-bindgen $want is needed (found: ${have:-none}): cargo install wasm-bindgen-cli --version $want" >&2
   exit 2
 fi
+# Cargo's output directory as cargo itself resolves it: $CARGO_TARGET_DIR (absolute, or relative
+# to the repository root, where this script runs cargo), build.target-dir, else target/.
+target=$(cargo metadata --format-version 1 --no-deps | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')
 cargo build -p pvlint-wasm --target wasm32-unknown-unknown --profile wasm-release
-wasm=target/wasm32-unknown-unknown/wasm-release/pvlint_wasm.wasm
+wasm="$target/wasm32-unknown-unknown/wasm-release/pvlint_wasm.wasm"
+if [ ! -f "$wasm" ]; then
+  echo "cargo built no module at $wasm (CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-unset})" >&2
+  exit 1
+fi
 rm -rf wasm/pkg
 wasm-bindgen --target web --out-dir wasm/pkg "$wasm"
-glue=target/playground-glue
+glue="$target/playground-glue"
 rm -rf "$glue" && mkdir -p "$glue"
 wasm-bindgen --target no-modules --out-dir "$glue" "$wasm"
 opt=wasm/playground/node_modules/.bin/wasm-opt

@@ -12,6 +12,10 @@
   const pv = wasm_bindgen;
   $("version").textContent = "v" + pv.version();
   window.pvlint = pv; // for the console (and tests)
+  // The Kubernetes version pvlint assumes when told none: chosen, it is not sent, so that the
+  // profile says "default" as the CLI does without --kube-version.
+  const KUBE_DEFAULT = pv.lint([]).profile.kubeVersion.value;
+  for (const o of $("kube").options) if (o.value === KUBE_DEFAULT) (o.value = KUBE_DEFAULT), (o.textContent = `${KUBE_DEFAULT} (default)`);
 
   const LINE = 20, PAD_TOP = 8; // must match #input's line-height and padding-top in style.css
   const FILE = "manifest.yaml";
@@ -45,14 +49,17 @@
   };
   const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
   const sources = () => [{ name: FILE, text: input.value }];
-  /** The request's options: the Kubernetes version and what the page may assume about the cluster. */
-  function options() {
-    const o = { kubeVersion: $("kube").value };
-    if ($("complete").checked) o.complete = true;
+  /** The cluster profile the controls say (LintInput's `profile`, `.pvlint.yaml`'s `cluster:`):
+   * what is left at its default is not sent, so the report says it is the default profile's. */
+  function profile() {
+    const p = {};
+    if ($("nodes").value) p.nodes = $("nodes").value;
     const d = $("default-class").value, name = $("default-class-name").value.trim();
-    if (d === "none") o.defaultClass = "";
-    else if (d === "named" && name) o.defaultClass = name;
-    return o;
+    if (d === "none") p.defaultClass = "";
+    else if (d === "named" && name) p.defaultClass = name;
+    if ($("kube").value !== KUBE_DEFAULT) p.kubeVersion = $("kube").value;
+    if ($("complete").checked) p.complete = true;
+    return p;
   }
   const visible = (f) => $("sev-" + f.severity).checked;
   const findingKey = (f) => `${f.rule}|${f.location.line}|${f.location.column}|${f.message}`;
@@ -82,9 +89,10 @@
   function shareUrl() {
     const s = { t: input.value, k: $("kube").value };
     if (state.ops.length) s.o = state.ops;
-    const o = options();
-    if (o.complete) s.c = 1;
-    if (o.defaultClass !== undefined) s.d = o.defaultClass;
+    const p = profile();
+    if (p.complete) s.c = 1;
+    if (p.defaultClass !== undefined) s.d = p.defaultClass;
+    if (p.nodes) s.n = p.nodes;
     return location.href.replace(/#.*$/, "") + "#v1=" + b64url.encode(JSON.stringify(s));
   }
 
@@ -243,7 +251,16 @@
   /** "from templates/pvc.yaml (helm)": where a rendered document came from. */
   const fromTemplate = (loc) => (loc && loc.origin ? el("span", { class: "template", title: `the document was rendered by ${loc.origin.tool} from ${loc.origin.file}` }, `from ${loc.origin.file} (${loc.origin.tool})`) : null);
 
+  /** The profile the findings are judged for, once above them. */
+  function renderProfile() {
+    const line = state.report ? PvWords.profile(state.report.profile) : "";
+    if ($("profile").dataset.line === line) return;
+    $("profile").dataset.line = line;
+    $("profile").replaceChildren(...(line ? [el("strong", {}, "Cluster: "), line] : []));
+  }
+
   function renderFindings() {
+    renderProfile();
     if (state.lintError) {
       drawn.findings = null;
       list.replaceChildren(el("li", { class: "parse-failed" }, "pvlint could not run: " + state.lintError));
@@ -462,7 +479,7 @@
     const fresh = PvWords.provisioned(v);
     const [kind, rest] = [id.slice(0, 1), id.slice(2)];
     const origin = (o) => (o && o.file ? el("p", { class: "origin" }, `${o.kind === "cluster" ? "in the cluster state" : o.kind === "statefulset" ? `from StatefulSet ${o.object.name}'s claim template, for pod ${o.object.name}-${o.ordinal}` : "in the manifest"}: `, o.file === FILE ? locLink({ line: o.line, column: 1, endLine: o.line, endColumn: 1 }, `line ${o.line}`) : `${o.file}:${o.line}`) : null);
-    const phaseChip = (k, p) => el("span", { class: `chip phase phase-${p}`, title: PvWords.phase(k, p) }, p);
+    const phaseChip = (k, p, o) => el("span", { class: `chip phase phase-${p}`, title: PvWords.phase(k, p, o) }, p);
     if (kind === "c") {
       const c = v.claims.find((x) => `${x.namespace}/${x.name}` === rest);
       const [namespace, name] = rest.split("/");
@@ -474,7 +491,7 @@
         parts.push(el("p", {}, gone || (never ? `Never created: ${never.why}.` : vol ? `Not in the input or the cluster: volume ${vol.name}'s claimRef names it.` : "This claim does not exist at this step.")));
         return parts;
       }
-      const cls = c.class === null ? "no class" : c.class === "<the cluster's default>" ? "the cluster's default class (assumed)" : `class ${c.class === "" ? '""' : c.class}`;
+      const cls = c.class === null ? "no class" : c.class === "<the cluster's default>" ? "the cluster's default class (name not known)" : `class ${c.class === "" ? '""' : c.class}`;
       const source = { written: "as written", admission: "given by admission", retroactive: "given afterwards, when a default class appeared", none: "" }[c.classSource] || "";
       parts.push(el("p", {}, phaseChip("claim", c.phase), " ", PvWords.phase("claim", c.phase), c.volume ? [" · volume ", volumeName(c.volume, fresh)] : "", ` · ${cls}${source ? ` (${source})` : ""}`),
         el("p", { class: "why" }, ...human(c.why, fresh), c.orderDependent ? " (order-dependent: another claim could take the volume)" : ""), origin(c.origin));
@@ -493,7 +510,7 @@
         return parts;
       }
       const fate = PvWords.fate(vol);
-      parts.push(el("p", {}, vol.gone ? el("span", { class: "chip phase phase-gone" }, "deleted") : phaseChip("volume", vol.phase), " ", vol.gone ? "the PersistentVolume object is gone" : PvWords.phase("volume", vol.phase),
+      parts.push(el("p", {}, vol.gone ? el("span", { class: "chip phase phase-gone" }, "deleted") : phaseChip("volume", vol.phase, vol), " ", vol.gone ? "the PersistentVolume object is gone" : PvWords.phase("volume", vol.phase, vol),
         vol.terminating ? el("span", { class: "chip terminating", title: "deleted, but a finalizer keeps the object (kubernetes.io/pv-protection while it is Bound)" }, "Terminating") : null,
         vol.claim ? ` · claimRef ${vol.claim}` : " · no claimRef"),
         el("p", { class: "why" }, ...human(vol.why, fresh)), origin(vol.origin),
@@ -567,14 +584,14 @@
 
   // ---- simulation: picture, timeline, tables --------------------------------------------------
   function resimulate() {
-    const req = { options: options(), operations: state.ops };
+    const req = { profile: profile(), operations: state.ops };
     state.simError = null;
     try {
       state.sim = pv.simulate(sources(), req);
     } catch (e) {
       state.simError = errorText(e);
       try {
-        state.sim = pv.simulate(sources(), { options: options() });
+        state.sim = pv.simulate(sources(), { profile: profile() });
       } catch (_) {
         state.sim = null;
       }
@@ -689,7 +706,7 @@
       `${c.namespace}/${c.name}`,
       el("td", { class: "phase-" + c.phase }, c.phase),
       c.volume ? el("td", {}, volumeName(c.volume, fresh)) : "–",
-      c.class === null ? "<unset>" : c.class === "" ? '""' : c.class === "<the cluster's default>" ? "the default (assumed)" : c.class,
+      c.class === null ? "<unset>" : c.class === "" ? '""' : c.class === "<the cluster's default>" ? "the default (name not known)" : c.class,
       el("td", {}, ...human(c.why, fresh), c.orderDependent ? " (order-dependent)" : ""),
     ]));
     table($("volumes"), ["volume", "phase", "claim", "storage"], v.volumes.map((x) => {
@@ -711,7 +728,7 @@
     const t0 = performance.now();
     state.lintError = null;
     try {
-      state.report = pv.lint(sources(), { options: options() });
+      state.report = pv.lint(sources(), { profile: profile() });
     } catch (e) {
       state.report = null;
       state.lintError = errorText(e);
@@ -754,6 +771,7 @@
   input.addEventListener("scroll", onScroll);
   $("kube").addEventListener("change", relint);
   $("complete").addEventListener("change", relint);
+  $("nodes").addEventListener("change", relint);
   $("default-class").addEventListener("change", () => {
     $("default-class-name").hidden = $("default-class").value !== "named";
     if (!$("default-class-name").hidden) $("default-class-name").focus();
@@ -814,6 +832,7 @@
       $("default-class").value = typeof s.d !== "string" ? "assumed" : s.d === "" ? "none" : "named";
       $("default-class-name").value = typeof s.d === "string" ? s.d : "";
       $("default-class-name").hidden = $("default-class").value !== "named";
+      $("nodes").value = ["one", "several", "zones"].includes(s.n) ? s.n : "";
     }
     state.ops = Array.isArray(s.o) ? s.o : [];
     state.step = null;

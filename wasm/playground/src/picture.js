@@ -1,7 +1,9 @@
 // The binding picture: workloads → claims → volumes → storage, drawn as inline SVG from a
 // simulation (or one step of a what-if timeline) and the findings. Laid out for the width it
-// is given, at the page's own text sizes (never scaled down): names wrap, and what does not
-// fit ends in "…" with the whole text in the node's <title>. Nodes are coloured by phase; the
+// is given, at the page's own text sizes: names wrap, and what does not fit ends in "…" with
+// the whole text in the node's <title>. When the columns do not fit even so (long names, several
+// workloads' pods, a narrow window), every row breaks inside words and the gaps narrow; what
+// still does not fit is scaled down to the width, never cut off. Nodes are coloured by phase; the
 // hazards the findings describe are drawn too: the pod a rolling update surges onto a
 // ReadWriteOnce claim waiting on Multi-Attach, destroyed storage, claims never created.
 "use strict";
@@ -201,7 +203,7 @@ const PvPicture = (() => {
 
   // ---- what a node says ------------------------------------------------------------------------
   const ns = (n) => (n.namespace ? n.namespace + "/" : "");
-  const classText = (c) => (c.class === null ? "no class" : c.class === "" ? 'class ""' : c.class === "<the cluster's default>" ? "default class (assumed)" : `class ${c.class}`);
+  const classText = (c) => (c.class === null ? "no class" : c.class === "" ? 'class ""' : c.class === "<the cluster's default>" ? "default class (name not known)" : `class ${c.class}`);
 
   /** The node's text rows: [style, text, tone, max lines], and its hover text. */
   function content(n, g) {
@@ -253,7 +255,7 @@ const PvPicture = (() => {
         else rows.push(["name", n.name, null, 3]);
         if (n.gone) status("the PersistentVolume is deleted", "muted");
         else if (n.terminating) status("deleted; a finalizer keeps it", "warn");
-        else if (n.phase !== "Bound") status(PvWords.phase("volume", n.phase), n.phase === "Available" ? "info" : n.phase === "Failed" ? "bad" : "warn");
+        else if (n.phase !== "Bound") status(PvWords.phase("volume", n.phase, v), n.phase === "Available" ? "info" : n.phase === "Failed" ? "bad" : "warn");
         title = `volume ${n.name}${n.fresh ? " (its name is made up: the provisioner chooses it)" : ""}: ${n.gone ? "deleted" : n.phase}${n.terminating ? " (Terminating: a finalizer keeps the object)" : ""}. ${PvWords.plain(v.why)}`;
       }
     } else {
@@ -294,45 +296,59 @@ const PvPicture = (() => {
   function layout(g, width) {
     const present = [0, 1, 2, 3].filter((i) => [...g.nodes.values()].some((n) => n.col === i));
     let W = Math.max(MIN_WIDTH, Math.floor(width || 0) || 900);
-    // Each gap as wide as its widest edge label asks (on one line up to 110 px, else on two
-    // lines), enough for a curve and an arrow when it has none.
-    const gapAfter = [0, 0, 0, 0];
-    for (const e of g.edges) {
-      const a = g.nodes.get(e.from), b = g.nodes.get(e.to);
-      if (!e.text || !a || !b) continue;
-      const one = measure(e.text, "label");
-      const two = Math.max(one / 2 + 12, ...e.text.split(/ /).map((w) => measure(w, "label")));
-      gapAfter[Math.min(a.col, b.col)] = Math.max(gapAfter[Math.min(a.col, b.col)], (one <= 110 ? one : two) + 30);
-    }
-    const gaps = present.slice(0, -1).map((i) => Math.round(Math.min(140, Math.max(48, gapAfter[i]))));
-    const avail = W - 2 * PAD - gaps.reduce((a, b) => a + b, 0);
-    // Each column at least as wide as its captions and its longest unbreakable words need, and
-    // at most as wide as its names and statuses ask (within 300 px): the room between is
-    // shared out in proportion to what each asks for more. Below the least, the panel scrolls.
-    const least = present.map(() => 112), ask = present.map(() => 120);
-    for (const n of g.nodes.values()) {
-      const k = present.indexOf(n.col);
-      const pad = 20 + (n.type === "pod" ? INDENT : 0);
-      n.content = content(n, g);
-      n.content.rows.forEach(([style, text, , max], i) => {
-        const badge = i === 0 && n.findings && n.findings.length ? 26 : 0;
-        const whole = measure(text, style);
-        // Names may break inside words (after - . / _ :), the other rows only between words.
-        const unbroken = style === "caption" ? whole : style === "name" ? longest(text, style) : Math.max(...text.split(" ").map((w) => measure(w, style)));
-        least[k] = Math.max(least[k], pad + badge + 4 + Math.min(whole, unbroken));
-        ask[k] = Math.max(ask[k], pad + badge + Math.min(280, max > 1 && style !== "name" ? whole / Math.min(max, 2) : whole));
+    for (const n of g.nodes.values()) n.content = content(n, g);
+    // The columns and the gaps between them for W. `tight`, when they do not fit otherwise:
+    // every row may break inside words (after - . / _ :) as names do, and each gap is only as
+    // wide as its labels' longest word asks (they wrap onto more lines).
+    const sizes = (tight) => {
+      // Each gap as wide as its widest edge label asks (on one line up to 110 px, else on two
+      // lines), enough for a curve and an arrow when it has none.
+      const gapAfter = [0, 0, 0, 0];
+      for (const e of g.edges) {
+        const a = g.nodes.get(e.from), b = g.nodes.get(e.to);
+        if (!e.text || !a || !b) continue;
+        const one = measure(e.text, "label");
+        const word = Math.max(...e.text.split(/ /).map((w) => measure(w, "label")));
+        const two = Math.max(one / 2 + 12, word);
+        gapAfter[Math.min(a.col, b.col)] = Math.max(gapAfter[Math.min(a.col, b.col)], (tight ? word + 8 : one <= 110 ? one : two) + 30);
+      }
+      const gaps = present.slice(0, -1).map((i) => Math.round(Math.min(140, Math.max(48, gapAfter[i]))));
+      const avail = W - 2 * PAD - gaps.reduce((a, b) => a + b, 0);
+      // Each column at least as wide as its captions and its longest unbreakable words need,
+      // and at most as wide as its names and statuses ask (within 300 px): the room between is
+      // shared out in proportion to what each asks for more.
+      const least = present.map(() => 112), ask = present.map(() => 120);
+      for (const n of g.nodes.values()) {
+        const k = present.indexOf(n.col);
+        const pad = 20 + (n.type === "pod" ? INDENT : 0);
+        n.content.rows.forEach(([style, text, , max], i) => {
+          const badge = i === 0 && n.findings && n.findings.length ? 26 : 0;
+          const whole = measure(text, style);
+          // Names may break inside words (after - . / _ :), the other rows only between words.
+          const unbroken = style === "caption" ? whole : style === "name" || tight ? longest(text, style) : Math.max(...text.split(" ").map((w) => measure(w, style)));
+          least[k] = Math.max(least[k], pad + badge + 4 + Math.min(whole, unbroken));
+          ask[k] = Math.max(ask[k], pad + badge + Math.min(280, max > 1 && style !== "name" ? whole / Math.min(max, 2) : whole));
+        });
+      }
+      const widthOf = least.map((l, k) => Math.max(l, Math.min(300, ask[k])));
+      const spare = avail - least.reduce((a, b) => a + b, 0);
+      const more = widthOf.reduce((a, b) => a + b, 0) - least.reduce((a, b) => a + b, 0);
+      present.forEach((_, k) => {
+        if (spare <= 0) widthOf[k] = least[k];
+        else if (more > spare) widthOf[k] = Math.floor(least[k] + ((widthOf[k] - least[k]) * spare) / more);
+        else widthOf[k] = Math.floor(widthOf[k] + (spare - more) / present.length);
       });
+      return { gaps, widthOf, over: widthOf.reduce((a, b) => a + b, 0) - avail };
+    };
+    let fit = sizes(false);
+    if (fit.over > 0) {
+      const tight = sizes(true);
+      if (tight.over < fit.over) fit = tight;
     }
-    const widthOf = least.map((l, k) => Math.max(l, Math.min(300, ask[k])));
-    const spare = avail - least.reduce((a, b) => a + b, 0);
-    const more = widthOf.reduce((a, b) => a + b, 0) - least.reduce((a, b) => a + b, 0);
-    present.forEach((_, k) => {
-      if (spare <= 0) widthOf[k] = least[k];
-      else if (more > spare) widthOf[k] = Math.floor(least[k] + ((widthOf[k] - least[k]) * spare) / more);
-      else widthOf[k] = Math.floor(widthOf[k] + (spare - more) / present.length);
-    });
-    const used = widthOf.reduce((a, b) => a + b, 0);
-    if (used > avail) W += used - avail;
+    const { gaps, widthOf } = fit;
+    // What still does not fit is drawn at its natural size and scaled down to the panel's
+    // width (render): never cut off, never a scrollbar; every text is whole on hover.
+    if (fit.over > 0) W += fit.over;
     const colW = [0, 0, 0, 0], colX = [0, 0, 0, 0];
     let x = PAD;
     present.forEach((i, k) => {
@@ -391,7 +407,9 @@ const PvPicture = (() => {
       placeChain(n.id);
     }
     const height = Math.max(...[...g.nodes.values()].map((n) => n.y + n.h), HEAD + 40) + PAD;
-    return { width: W, height, colW, colX, present };
+    // Scaled to the panel when it needs more (at the page's text sizes otherwise).
+    const scale = width && W > Math.floor(width) ? Math.floor(width) / W : 1;
+    return { width: W, height, colW, colX, present, scale };
   }
 
   /** Edge labels: at the end where the edge is the only one (so a fan-out's labels do not sit
@@ -487,12 +505,12 @@ const PvPicture = (() => {
     return g;
   }
 
-  /** The picture as an <svg> `width` px wide (at least 600). `selected` is a node id;
+  /** The picture as an <svg> at most `width` px wide (scaled down when it needs more). `selected` is a node id;
    * `onSelect(node)` is called on click; `findings` (a lint report's) adds their hazards. */
   function render(state, { selected, onSelect, width, findings } = {}) {
     const g = graph(state, findings);
     const L = layout(g, width);
-    const svg = el("svg", { class: "binding", viewBox: `0 0 ${L.width} ${L.height}`, width: L.width, height: L.height, role: "img", "aria-label": "binding picture: workloads, claims, volumes and storage" });
+    const svg = el("svg", { class: "binding", viewBox: `0 0 ${L.width} ${L.height}`, width: L.width * L.scale, height: L.height * L.scale, "data-scale": L.scale < 1 ? L.scale.toFixed(3) : null, role: "img", "aria-label": "binding picture: workloads, claims, volumes and storage" });
     const defs = el("defs");
     for (const cls of ["ok", "warn", "bad", "use"]) {
       defs.append(el("marker", { id: `arrow-${cls}`, viewBox: "0 0 8 8", refX: 7, refY: 4, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, el("path", { d: "M0,0 L8,4 L0,8 z", class: `arrowhead ${cls}` })));

@@ -10,6 +10,7 @@ const PvWords = (() => {
   // The page's controls the assumptions point at (index.html).
   const WHOLE = "“Input is the whole cluster”";
   const DEFAULT = "“Default class”";
+  const NODES_CONTROL = "“Nodes”";
 
   /** [the command line's phrasing, this page's]: regular expressions and replacements. */
   const ASSUMPTIONS = [
@@ -23,10 +24,18 @@ const PvWords = (() => {
     [/; pass --cluster-state to check\)$/, "; add the StorageClass to the input to check)"],
     [/ \(add them to --cluster-state to make this certain\)$/, " (add the cluster's StorageClasses to the input to make this certain)"],
     [/; --together or --complete says so for sure$/, "; tick " + WHOLE + " to say so for sure"],
+    // Files of a directory applied together (Assumption::AppliedTogether): the page is one input.
+    [/; --together says so for sure$/, "; pasted into one input, they are applied together"],
+    // A hostPath volume hinting at one node (Assumption::SeveralNodesThoughOneNodeVolume).
+    [/ \(--nodes one, or nodes: one in \.pvlint\.yaml's cluster section, says the cluster has one node\)$/, " (choose one node under " + NODES_CONTROL + " above if the cluster has one)"],
+    // kube-controller-manager's own flag, which pvlint shares the name of (provisioner-not-served).
+    [/without --enable-hostpath-provisioner \(its default; test clusters may turn it on\)$/, "without its host-path provisioner (off by default; test clusters may turn it on)"],
+    // The snapshotter's release (Assumption::SnapshotterWithoutV1beta1).
+    [/; `snapshotter:` in the profile's cluster section \(or --snapshotter\) says its release$/, "; the page assumes a current release (the command line can say which)"],
   ];
 
   /** pvlint's own command-line flags (not kubectl's or kube-controller-manager's). */
-  const PVLINT_FLAG = /(^|[^\w-])--(cluster-state|complete|default-class|no-default-class|together|each-file|kube-version|against-cluster|hostpath-provisioner|config)\b/;
+  const PVLINT_FLAG = /(^|[^\w-])--(cluster-state|complete|default-class|no-default-class|together|each-file|kube-version|against-cluster|hostpath-provisioner|config|nodes|same-cluster|snapshotter|feature-gates|enable|disable)(?![\w-])/;
 
   /** An assumption as this page words it. */
   function assumption(text) {
@@ -60,8 +69,19 @@ const PvWords = (() => {
     Released: "its claim is gone; the data is still there",
     Failed: "its reclaim failed",
   };
-  /** A claim's or volume's phase in a few words (`kind`: "claim" or "volume"). */
-  const phase = (kind, p) => (kind === "claim" ? CLAIM_PHASE : VOLUME_PHASE)[p] || p;
+  /** What became of a Released volume's data, by its storage fate: it is still there only
+   * while nothing has destroyed it (simulation-schema.md, `storage.fate`). */
+  const RELEASED = {
+    deleted: "its claim is gone; its storage is deleted",
+    leftToProvisioner: "its claim is gone; the provisioner deletes its storage",
+    recycled: "its claim is gone; its data is wiped (Recycle)",
+    deleteFailed: "its claim is gone; deleting its storage fails, the data is still there",
+    recycleFailed: "its claim is gone; recycling it fails, the data is still there",
+    leaked: "its claim is gone; its storage is left behind",
+  };
+  /** A claim's or volume's phase in a few words (`kind`: "claim" or "volume"); for a volume,
+   * `v` (its simulated outcome) says what became of its data. */
+  const phase = (kind, p, v) => (kind === "volume" && p === "Released" && v && v.storage && RELEASED[v.storage.fate]) || (kind === "claim" ? CLAIM_PHASE : VOLUME_PHASE)[p] || p;
 
   /** Fit checks of the PV controller (`Link.checks`). */
   const CHECKS = {
@@ -131,5 +151,47 @@ const PvWords = (() => {
     return out;
   }
 
-  return { assumption, plain, phase, fate, link, checks, provisioned, split, ASSUMPTIONS, PVLINT_FLAG };
+  /** Where a value of the cluster profile came from (`Given`), as the CLI prints it. */
+  function given(g) {
+    if (typeof g === "string") return g === "complete" ? "--complete" : g;
+    if (g.flag !== undefined) return g.flag;
+    if (g.settings !== undefined) return g.settings;
+    if (g.clusterState !== undefined) return `cluster state ${g.clusterState}`;
+    return JSON.stringify(g);
+  }
+  /** … and as this page says it: the request's values are the controls'. */
+  const onPage = (g) => (g === "request" ? "set above" : given(g));
+
+  const NODES = { one: "one node", several: "several nodes", zones: "several nodes in several zones" };
+  /** The cluster profile in one line, as `Profile::describe` words it (lint-core/src/profile.rs;
+   * the CLI's `cluster:` line): each value, and where it came from when someone said it
+   * (`from` words that: this page's words by default, `given` for the CLI's). */
+  function profile(p, from = onPage) {
+    const said = (text, g) => (g === "default" ? text : `${text} (${from(g)})`);
+    const parts = [said(NODES[p.nodes.value] || p.nodes.value, p.nodes.from)];
+    const c = p.defaultClass.value;
+    parts.push(said(
+      c.is === "unnamed" ? "a default StorageClass of unknown name"
+        : c.is === "named" ? `default StorageClass ${c.name}${c.provisioner ? ` (${c.provisioner})` : ""}`
+          : c.is === "none" ? "no default StorageClass" : "no default StorageClass but the input's",
+      p.defaultClass.from));
+    const drivers = new Map();
+    for (const d of p.drivers || []) {
+      const k = from(d.from);
+      (drivers.get(k) || drivers.set(k, []).get(k)).push(`${d.value.name} ${d.value.attachRequired ? "attaches" : "does not attach"}`);
+    }
+    for (const k of [...drivers.keys()].sort()) parts.push(`CSI driver ${drivers.get(k).join(", ")} (${k})`);
+    parts.push("CSI drivers without a known CSIDriver attach");
+    parts.push(said(`Kubernetes ${p.kubeVersion.value}`, p.kubeVersion.from));
+    for (const g of p.featureGates || []) {
+      parts.push(said(g.locked ? `${g.feature} on (locked on in ${p.kubeVersion.value}: it cannot be turned off)` : `${g.feature} ${g.enabled ? "on" : "off"}`, g.from));
+    }
+    if (p.snapshotter) parts.push(said(`external-snapshotter ${p.snapshotter.value}`, p.snapshotter.from));
+    if (p.complete.value) parts.push(said("the input holds every object that matters", p.complete.from));
+    if (p.sameCluster.value) parts.push(said("every apply set goes to this one cluster", p.sameCluster.from));
+    const isDefault = [p.nodes, p.defaultClass, p.kubeVersion, p.complete, p.sameCluster].every((f) => f.from === "default") && !(p.drivers || []).length && !(p.featureGates || []).length && !p.snapshotter;
+    return parts.join(", ") + (isDefault ? " (the default profile)" : "");
+  }
+
+  return { assumption, plain, phase, fate, link, checks, provisioned, split, profile, given, ASSUMPTIONS, PVLINT_FLAG };
 })();

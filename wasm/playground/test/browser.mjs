@@ -5,11 +5,11 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
-import { repo } from "./corpus.mjs";
+import { repo, target } from "./corpus.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 export const page_url = pathToFileURL(join(here, "..", "dist", "index.html")).href;
-export const pvlint = process.env.PVLINT_BIN || join(repo, "target", "debug", "pvlint");
+export const pvlint = process.env.PVLINT_BIN || join(target, "debug", "pvlint");
 export const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
 export const shots = process.env.PVLINT_SCREENSHOTS || join(repo, "target", "playground-screenshots");
 

@@ -12,10 +12,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { chromium } from "playwright-core";
-import { read, repo } from "./corpus.mjs";
+import { read, repo, target } from "./corpus.mjs";
 
 const pkgDir = join(repo, "wasm", "pkg");
-const pvlint = process.env.PVLINT_BIN || join(repo, "target", "debug", "pvlint");
+const pvlint = process.env.PVLINT_BIN || join(target, "debug", "pvlint");
 const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
 const tsc = join(repo, "wasm", "playground", "node_modules", "typescript", "bin", "tsc");
 const EXAMPLE = "examples/seed-000-dr-migration/broken.yaml";
@@ -70,20 +70,29 @@ process.stdout.write(JSON.stringify({ before, report: lint(sources), sim: simula
   assert.equal(got.version, native.version);
 });
 
-test("Node: a malformed request throws an Error that says what is wrong", () => {
+test("Node: a malformed request throws a TypeError that says what is wrong and what was meant", () => {
   writeFileSync(join(scratch, "bad.mjs"), `
 import { lint, simulate } from "pvlint-wasm";
 const out = [];
 for (const f of [() => lint([{ name: "x" }]), () => lint([], { options: { kubeVersion: "two" } }),
+                 () => lint([], { options: { compelte: true } }),
+                 () => lint([], { options: { rules: { "rwo-roling-surge": "off" } } }),
+                 () => lint([], "rwo"),
+                 () => lint([], { profile: { nodes: "two" } }),
                  () => simulate([], { operations: [{ op: "deletePv", name: "nope" }] })]) {
-  try { f(); out.push("no error"); } catch (e) { out.push((e instanceof Error) + ": " + e.message); }
+  try { f(); out.push("no error"); } catch (e) { out.push(e.constructor.name + ": " + e.message); }
 }
 process.stdout.write(JSON.stringify(out));
 `);
-  const [missing, version, op] = JSON.parse(execFileSync(process.execPath, ["bad.mjs"], { cwd: scratch, encoding: "utf8" }));
-  assert.match(missing, /^true: sources: missing field `text`/);
-  assert.match(version, /^true: options: .*not a Kubernetes version/);
-  assert.match(op, /^true: delete pv\/nope: there is no PersistentVolume nope/);
+  const [missing, version, option, rule, string, nodes, op] = JSON.parse(execFileSync(process.execPath, ["bad.mjs"], { cwd: scratch, encoding: "utf8" }));
+  assert.match(missing, /^TypeError: invalid request: sources\[0\]: text is missing/);
+  assert.match(version, /^TypeError: invalid request: .*not a Kubernetes version/);
+  assert.match(option, /^TypeError: invalid request: unknown option "compelte" \(did you mean complete\?\)/);
+  assert.match(rule, /^TypeError: invalid request: .*"rwo-roling-surge".*\(did you mean rwo-rolling-surge\?\)/);
+  assert.match(string, /^TypeError: invalid request: the second argument: expected an object/);
+  assert.match(nodes, /^TypeError: invalid request: profile: .*"two" is not a node layout/);
+  // A request well formed whose operation names nothing: an Error, not a TypeError.
+  assert.match(op, /^Error: delete pv\/nope: there is no PersistentVolume nope/);
 });
 
 test("the README's usage example runs as written against the installed package", () => {
@@ -94,6 +103,37 @@ test("the README's usage example runs as written against the installed package",
   const printed = execFileSync(process.execPath, ["readme.mjs"], { cwd: scratch, encoding: "utf8" });
   assert.match(printed, /error storage-class-not-found: /);
   assert.match(printed, /data Pending: /);
+});
+
+test("the README's malformed requests throw the TypeErrors it shows", () => {
+  const readme = readFileSync(join(installed(), "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const examples = [];
+  for (const block of blocks.slice(1)) {
+    const lines = block.trim().split("\n");
+    for (let i = 0; i + 1 < lines.length; i++) {
+      const said = lines[i + 1].match(/^\/\/ (\w+): (.*)$/);
+      if (/^lint\(/.test(lines[i]) && said) examples.push({ call: lines[i], type: said[1], message: said[2] });
+    }
+  }
+  assert.ok(examples.length >= 3, `only ${examples.length} examples of errors in the README`);
+  writeFileSync(join(scratch, "errors.mjs"), `
+import { lint } from "pvlint-wasm";
+const sources = [{ name: "claim.yaml", text: "apiVersion: v1\\nkind: PersistentVolumeClaim\\nmetadata: {name: data}\\n" }];
+const out = [];
+${examples.map((e) => `try { ${e.call} out.push(null); } catch (e) { out.push([e.constructor.name, e instanceof Error, e.message]); }`).join("\n")}
+process.stdout.write(JSON.stringify(out));
+`);
+  const thrown = JSON.parse(execFileSync(process.execPath, ["errors.mjs"], { cwd: scratch, encoding: "utf8" }));
+  examples.forEach((e, i) => {
+    assert.ok(thrown[i], `${e.call} did not throw`);
+    const [type, isError, message] = thrown[i];
+    assert.equal(type, e.type, e.call);
+    assert.ok(isError, `${e.call}: not an Error`);
+    // "..." in the README stands for the rest.
+    const pattern = new RegExp("^" + e.message.split("...").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$");
+    assert.match(message, pattern, e.call);
+  });
 });
 
 test("TypeScript: the types resolve through the exports map, for Node and for bundlers (tsc --strict)", () => {

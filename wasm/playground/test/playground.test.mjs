@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { launchBrowser, page_url, pvlint, shots } from "./browser.mjs";
-import { corpus, read, repo, requestOf } from "./corpus.mjs";
+import { corpus, fromRequest, profileRequestOf, read, repo, requestOf } from "./corpus.mjs";
 
 let browser, context;
 before(async () => {
@@ -275,7 +275,10 @@ test("binding picture: workloads → claims → volumes → storage, coloured by
   assert.ok(waiter, r.nodes.map((n) => n.id).join("\n"));
   assert.equal(waiter.phase, "waiting");
   assert.match(waiter.text, /surge pod \| waits on Multi-Attach: the rollout hangs/);
-  assert.equal(waiter.stroke, "rgb(178, 106, 0)"); // the finding is a warning: amber
+  // Coloured by the finding's severity: red for an error (the profile's several nodes and a
+  // driver that attaches make the hang certain), amber for a warning.
+  const surge = await page.evaluate(() => window.playground.state.report.findings.find((f) => f.rule === "rwo-rolling-surge").severity);
+  assert.equal(waiter.stroke, { error: "rgb(198, 40, 40)", warning: "rgb(178, 106, 0)" }[surge], surge);
   assert.ok(r.edges.some((e) => e.startsWith(`${waiter.id} -> c:`) && e.endsWith(": Multi-Attach error")), r.edges.join("\n"));
   // Clicking a node opens its details with the simulation's reason, the provisioned volume's
   // made-up name said as "a new volume" (the name on hover).
@@ -405,11 +408,12 @@ test("the examples menu holds every seed scenario; the tables show the simulatio
   await page.close();
 });
 
-test("share by URL round-trips the manifest, the Kubernetes version and the timeline", async () => {
+test("share by URL round-trips the manifest, the cluster profile (Kubernetes version, nodes) and the timeline", async () => {
   const { page } = await open();
   const text = read("examples/seed-004-pv-deleted-before-pvc/broken.yaml") + "# ünïcode survives\n";
   await typeManifest(page, text);
   await page.selectOption("#kube", "1.23");
+  await page.selectOption("#nodes", "one");
   await page.waitForSelector('#findings li[data-rule="delete-policy-without-finalizer"][data-severity="warning"]');
   await page.click("#tab-picture");
   await page.click('svg.binding .node[data-id="v:example-vanilla-block-pv"]');
@@ -422,6 +426,10 @@ test("share by URL round-trips the manifest, the Kubernetes version and the time
   const again = await open(url);
   assert.equal(await again.page.inputValue("#input"), text);
   assert.equal(await again.page.inputValue("#kube"), "1.23");
+  assert.equal(await again.page.inputValue("#nodes"), "one");
+  const profile = await again.page.evaluate(() => window.playground.state.report.profile);
+  assert.deepEqual([profile.nodes, profile.kubeVersion], [{ value: "one", from: "request" }, { value: "1.23", from: "request" }]);
+  assert.match(await again.page.textContent("#profile"), /^Cluster: one node \(set above\), a default StorageClass of unknown name, .*Kubernetes 1\.23 \(set above\)$/);
   await again.page.waitForSelector('#findings li[data-rule="delete-policy-without-finalizer"][data-severity="warning"]');
   await again.page.click("#tab-picture");
   assert.deepEqual(await again.page.$$eval("#phases button.step .op", (s) => s.map((x) => x.textContent)), ["apply the manifests", "delete pv/example-vanilla-block-pv"]);
@@ -456,6 +464,83 @@ test("the browser module agrees with the native CLI on every example and fixture
     const sim = await page.evaluate(([s, o]) => window.pvlint.simulate(s, o), [[{ name: c.rel, text: read(c.rel) }], requestOf(c)]);
     assert.deepStrictEqual(sim, native, `simulate differs for ${c.rel}`);
   }
+  await page.close();
+});
+
+// The cluster profiles the page's controls give, and the CLI's flags for them.
+const PROFILES = [
+  { name: "one node", profile: { nodes: "one" }, args: ["--nodes", "one"] },
+  { name: "no default class", profile: { defaultClass: "" }, args: ["--no-default-class"] },
+  { name: "one node, no default class, Kubernetes 1.28", profile: { nodes: "one", defaultClass: "", kubeVersion: "1.28" }, args: ["--nodes", "one", "--no-default-class", "--kube-version", "1.28"] },
+];
+const FLAGS = { nodes: ["--nodes"], defaultClass: ["--default-class", "--no-default-class"], kubeVersion: ["--kube-version"] };
+/** Whether the fixture's header already says what the profile says (the CLI takes a flag once). */
+const clashes = (c, p) => Object.keys(p.profile).some((k) => FLAGS[k].some((f) => c.args.includes(f)));
+
+test("under other cluster profiles (one node, no default class) the browser module agrees with the CLI on every example and fixture", async () => {
+  const { page } = await open();
+  let compared = 0;
+  for (const p of PROFILES) {
+    for (const c of corpus()) {
+      if (clashes(c, p)) continue;
+      const state = c.cluster ? ["--cluster-state", c.cluster] : [];
+      const request = profileRequestOf(c, p.profile);
+      const native = cli("lint", "--format", "json", "--fail-on", "never", ...c.args, ...p.args, c.rel, ...state);
+      const sources = [{ name: c.rel, text: read(c.rel) }];
+      const report = await page.evaluate(([s, o]) => window.pvlint.lint(s, o), [sources, request]);
+      // The same report, but that the profile's values come from the request, not from flags.
+      assert.deepStrictEqual(report, fromRequest(native), `lint differs for ${c.rel} (${p.name})`);
+      const sim = await page.evaluate(([s, o]) => window.pvlint.simulate(s, o), [sources, request]);
+      assert.deepStrictEqual(sim, cli("simulate", "--format", "json", ...c.args, ...p.args, c.rel, ...state), `simulate differs for ${c.rel} (${p.name})`);
+      compared++;
+    }
+  }
+  assert.ok(compared > 150, `only ${compared} comparisons`);
+  await page.close();
+});
+
+test("the page shows the CLI's findings and profile line for the profile its controls set", async () => {
+  const { page, problems } = await open();
+  const human = (...args) => {
+    try {
+      return execFileSync(pvlint, ["lint", "--color", "never", ...args], { cwd: repo, encoding: "utf8" });
+    } catch (e) {
+      return e.stdout; // exit status 1: findings
+    }
+  };
+  const examples = corpus().filter((c) => c.rel.startsWith("examples/"));
+  for (const [nodes, defaultClass, kube, args] of [
+    ["one", "none", "1.34", ["--nodes", "one", "--no-default-class"]],
+    ["one", "assumed", "1.23", ["--nodes", "one", "--kube-version", "1.23"]],
+    ["zones", "none", "1.34", ["--nodes", "zones", "--no-default-class"]],
+    ["", "assumed", "1.34", []],
+  ]) {
+    await page.selectOption("#nodes", nodes);
+    await page.selectOption("#default-class", defaultClass);
+    await page.selectOption("#kube", kube);
+    for (const c of examples) {
+      const text = read(c.rel);
+      await typeManifest(page, text);
+      const native = cli("lint", "--format", "json", "--fail-on", "never", ...args, c.rel);
+      const report = await page.evaluate(() => window.playground.state.report);
+      const what = `${c.rel} under ${args.join(" ") || "the default profile"}`;
+      // What the page shows: every finding of the CLI's, at its line, with its severity.
+      const rows = (fs) => fs.map((f) => `${f.severity} ${f.rule}@${f.location.line}:${f.location.column} ${f.message}`).sort();
+      assert.deepEqual(rows(report.findings), rows(native.findings), what);
+      assert.deepEqual(report.profile, fromRequest(native.profile), what);
+      const shownRows = await page.$$eval("#findings li.finding", (lis) => lis.map((li) => `${li.dataset.severity} ${li.dataset.rule}@${li.dataset.line} ${li.querySelector(".headline").textContent}`).sort());
+      assert.deepEqual(shownRows, native.findings.map((f) => `${f.severity} ${f.rule}@${f.location.line} ${f.message}`).sort(), what);
+      // The profile line once, above the findings: the CLI's `cluster:` line, the page's words
+      // for where a value came from.
+      const line = human(...args, c.rel).split("\n")[0];
+      assert.equal(await page.evaluate((p) => "cluster: " + PvWords.profile(p, PvWords.given), native.profile), line, what);
+      const shown = await page.textContent("#profile");
+      assert.equal(shown, "Cluster: " + line.slice("cluster: ".length).replace(/\((--nodes|--no-default-class|--kube-version)\)/g, "(set above)"), what);
+      assert.equal(await page.$$eval("#panel-findings #profile + #findings", (x) => x.length), 1);
+    }
+  }
+  await shot(page, "profile-one-node.png");
+  assert.deepEqual(problems, []);
   await page.close();
 });
 

@@ -1,6 +1,7 @@
 // The package's TypeScript types checked against what the module really returns: the real
 // outputs of `lint`, `simulate` (with and without what-if operations) and `rules` for every
-// example and fixture are written out as typed object literals and compiled with
+// example and fixture, and for the examples under cluster profiles that say every value, are
+// written out as typed object literals and compiled with
 // `tsc --strict`. Object literals get TypeScript's excess-property check, so a field the Rust
 // side adds or renames without the .d.ts following fails to compile; a field the .d.ts declares
 // that no output ever has fails the coverage check below.
@@ -56,6 +57,31 @@ async function outputs() {
       const ops = operationsFor(pv, sources, requestOf(c) || {}, sim);
       if (ops.length) values.push(["Simulation", pv.simulate(sources, requestOf(c, { operations: ops }))]);
       values.push(["Simulation", pv.simulate(sources, requestOf(c, { operations: [{ op: "apply", sources }] }))]);
+    }
+  }
+  // The cluster profile: every value said, as LintInput's `profile` and as `options.cluster`,
+  // with each origin a value can have (flags and settings files are the CLI's; the module
+  // reports what the request says).
+  const gates = { HonorPVReclaimPolicy: false, StatefulSetAutoDeletePVC: true, RetroactiveDefaultStorageClass: true, VolumeAttributesClass: true, RecoverVolumeExpansionFailure: false };
+  const drivers = [{ name: "nfs.csi.k8s.io", attachRequired: false }, { name: "ebs.csi.aws.com" }];
+  const profiles = [
+    { profile: { nodes: "one", defaultClass: { name: "standard", provisioner: "ebs.csi.aws.com" }, drivers, kubeVersion: "1.34", featureGates: gates, snapshotter: "8.2", complete: true, sameCluster: true } },
+    { profile: { nodes: "zones", defaultClass: "" } },
+    {
+      options: {
+        kubeVersion: "1.31", defaultClass: "fast", rules: { "claim-pending": "off", "storage-class-not-found": "error" }, hostpathProvisioner: true,
+        cluster: {
+          nodes: "several", defaultProvisioner: "kubernetes.io/host-path", drivers, featureGates: { HonorPVReclaimPolicy: true }, snapshotter: "5.0", sameCluster: true,
+          from: { nodes: { settings: ".pvlint.yaml" }, snapshotter: { settings: ".pvlint.yaml" }, defaultClass: { flag: "--default-class" }, drivers: { settings: ".pvlint.yaml" }, featureGates: { flag: "--feature-gates" }, sameCluster: { flag: "--same-cluster" }, kubeVersion: "request" },
+        },
+      },
+    },
+  ];
+  for (const c of corpus().filter((x) => x.rel.startsWith("examples/"))) {
+    const sources = [{ name: c.rel, text: read(c.rel) }];
+    for (const p of profiles) {
+      values.push(["Report", pv.lint(sources, p)]);
+      values.push(["Simulation", pv.simulate(sources, p)]);
     }
   }
   values.push(["Report", pv.lint([{ name: "a.yaml", text: "apiVersion: v1\nkind: PersistentVolume\nspec: [\n" }, { name: "b.json", text: "{}" }], { eachFile: true })]);
@@ -148,11 +174,13 @@ test("every field the types declare occurs in some real output", () => {
     }
     if (!(type.flags & ts.TypeFlags.Object) || typeof value !== "object") return;
     for (const p of checker.getPropertiesOfType(type)) {
-      const key = `${owner(p.valueDeclaration.parent)}.${p.name}`;
+      // A mapped type's keys (`Partial<Record<FeatureGate, boolean>>`) have no declaration of
+      // their own: they are named by where they occur.
+      const key = p.valueDeclaration ? `${owner(p.valueDeclaration.parent)}.${p.name}` : `${path}.${p.name}`;
       declared.add(key);
       if (!(p.name in value)) continue;
       seen.add(key);
-      walk(checker.getTypeOfSymbolAtLocation(p, p.valueDeclaration), value[p.name], key);
+      walk(p.valueDeclaration ? checker.getTypeOfSymbolAtLocation(p, p.valueDeclaration) : checker.getTypeOfSymbol(p), value[p.name], key);
     }
   };
   for (const [name, value] of values) {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { repo } from "./corpus.mjs";
+import { repo, target } from "./corpus.mjs";
 
 const PvUnpack = new Function(readFileSync(join(repo, "wasm/playground/src/unpack.js"), "utf8") + "\nreturn PvUnpack;")();
 
@@ -60,7 +60,7 @@ test("base64 as the page stores it", () => {
 
 test("the module the page carries decodes to the module", () => {
   const page = join(repo, "wasm/playground/dist/index.html");
-  const glue = join(repo, "target/playground-glue/pvlint_wasm_bg.wasm");
+  const glue = join(target, "playground-glue", "pvlint_wasm_bg.wasm");
   if (!existsSync(page) || !existsSync(glue)) throw new Error("build the playground first: bash wasm/playground/build.sh");
   const m = readFileSync(page, "utf8").match(/const PVLINT_WASM = (\{.*?\});\n/);
   assert.ok(m, "the page carries PVLINT_WASM");
@@ -68,6 +68,6 @@ test("the module the page carries decodes to the module", () => {
   const t0 = performance.now();
   const out = PvUnpack.lzma(PvUnpack.base64(w.lzma), w.size, w.lc, w.lp, w.pb);
   const ms = performance.now() - t0;
-  assert.ok(Buffer.from(out).equals(readFileSync(glue)), "decoded module differs from target/playground-glue's");
+  assert.ok(Buffer.from(out).equals(readFileSync(glue)), `decoded module differs from ${glue}`);
   console.log(`decoded the ${w.size}-byte module from ${(w.lzma.length * 3) >> 2} bytes in ${ms.toFixed(0)} ms (Node, first call)`);
 });

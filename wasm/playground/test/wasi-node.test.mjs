@@ -4,13 +4,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { WASI } from "node:wasi";
+import { repo, target } from "./corpus.mjs";
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const modulePath = process.env.PVLINT_WASM_MODULE || process.env.PVLINT_WASI_MODULE || join(repo, "target/wasm32-wasip1/wasi-release/pvlint_wasm.wasm");
-const pvlint = process.env.PVLINT_BIN || join(repo, "target/debug/pvlint");
+const modulePath = process.env.PVLINT_WASM_MODULE || process.env.PVLINT_WASI_MODULE || join(target, "wasm32-wasip1/wasi-release/pvlint_wasm.wasm");
+const pvlint = process.env.PVLINT_BIN || join(target, "debug/pvlint");
 
 async function load() {
   if (!existsSync(modulePath)) throw new Error(`the WASI module is missing at ${modulePath}`);
