@@ -92,17 +92,16 @@ fn by_directory(sources: &[Source]) -> Vec<ApplySet> {
     let mut sets = Vec::new();
     let mut claimed = vec![false; sources.len()];
     // Kustomization roots: what each reaches, and which kustomizations another one reaches.
-    let kustomizations: Vec<usize> = (0..sources.len())
-        .filter(|&i| kustomize::is_kustomization(&sources[i].name))
-        .collect();
+    let tree = kustomize::Kustomizations::of(sources);
+    let kustomizations = tree.ids();
     let mut reach = HashMap::new();
     let mut nested = HashSet::new();
-    for &k in &kustomizations {
-        let (reached, inner) = kustomize::reach(sources, k);
+    for &k in kustomizations {
+        let (reached, inner) = tree.reach(k);
         nested.extend(inner);
         reach.insert(k, reached);
     }
-    for &k in &kustomizations {
+    for &k in kustomizations {
         if nested.contains(&k) {
             continue;
         }

@@ -27,193 +27,335 @@ pub struct UsedBy {
 
 const NAMES: &[&str] = &["kustomization.yaml", "kustomization.yml", "Kustomization"];
 
-/// The sources that a kustomization among `sources` names as patches or generator inputs.
-pub fn non_resources(sources: &[Source]) -> HashMap<usize, UsedBy> {
-    let mut out = HashMap::new();
-    let kustomizations: Vec<usize> = (0..sources.len())
-        .filter(|&i| NAMES.contains(&base_name(&sources[i].name)))
-        .collect();
-    if kustomizations.is_empty() {
-        return out;
-    }
-    let by_path: HashMap<String, usize> = sources
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (normalize(&s.name), i))
-        .collect();
-    for k in kustomizations {
-        let (docs, _) = yaml::parse_stream(&sources[k].text);
-        let Some(root) = docs.into_iter().find_map(|d| d.root) else {
-            continue;
-        };
-        let dir = parent(&normalize(&sources[k].name));
-        for (field, node) in named_files(&root) {
-            let Some(path) = node.as_str() else { continue };
-            let target = normalize(&join(&dir, path));
-            if let Some(&sid) = by_path.get(&target) {
-                if sid != k {
-                    out.entry(sid).or_insert(UsedBy {
-                        kustomization: k,
-                        at: node.span,
-                        field,
-                    });
-                }
-            }
-        }
-    }
-    out
+/// The kustomizations among a request's sources, each parsed once, with the tables that
+/// resolve the paths they name: built once per request, so that what every kustomization
+/// reaches costs what it reaches, not the whole input again (a GitOps repository has a
+/// thousand kustomization roots).
+pub struct Kustomizations<'a> {
+    sources: &'a [Source],
+    /// The kustomization files' source ids, ascending.
+    ids: Vec<usize>,
+    /// Each kustomization's root node (its first document), by source id.
+    roots: HashMap<usize, Node>,
+    /// Every source by its normalized path.
+    by_path: HashMap<String, usize>,
+    /// The sources directly in each folder, ascending.
+    by_dir: HashMap<String, Vec<usize>>,
 }
 
-/// Files beside a kustomization that no kustomization of the input reaches (neither a
-/// resource nor a patch or generator input): kept in the folder but not applied by
-/// `kubectl apply -k`, they are variants and commented-out patches (`manager_auth_proxy_patch.yaml`
-/// beside a kustomization whose `patches:` line is commented out). They are read as patches
-/// are when the kustomization names them: as the object if complete, left out if partial.
-pub fn unreached_beside(sources: &[Source]) -> std::collections::HashSet<usize> {
-    let mut out = std::collections::HashSet::new();
-    let kustomizations: Vec<usize> = (0..sources.len())
-        .filter(|&i| is_kustomization(&sources[i].name))
-        .collect();
-    if kustomizations.is_empty() {
-        return out;
-    }
-    let dirs: std::collections::HashSet<String> = kustomizations
-        .iter()
-        .map(|&k| parent(&normalize(&sources[k].name)))
-        .collect();
-    let mut reached = vec![false; sources.len()];
-    for &k in &kustomizations {
-        for i in reach(sources, k).0 {
-            reached[i] = true;
-        }
-    }
-    for i in non_resources(sources).into_keys() {
-        reached[i] = true;
-    }
-    for (i, s) in sources.iter().enumerate() {
-        if !reached[i] && !is_kustomization(&s.name) && dirs.contains(&parent(&normalize(&s.name)))
-        {
-            out.insert(i);
-        }
-    }
-    out
-}
-
-/// Whether a source is a kustomization file, by its name.
-pub fn is_kustomization(name: &str) -> bool {
-    NAMES.contains(&base_name(name))
-}
-
-/// The sources a kustomization's `resources` (and the older `bases`, and `components`)
-/// reach, each through the kustomizations of the directories it names, and the patch and
-/// generator inputs they use: everything `kubectl apply -k` reads for it, among `sources`.
-/// A directory without a kustomization in the input stands for the sources directly in it.
-/// The kustomizations reached are returned too (they are not roots).
-pub fn reach(sources: &[Source], kustomization: usize) -> (Vec<usize>, Vec<usize>) {
-    let by_path: HashMap<String, usize> = sources
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (normalize(&s.name), i))
-        .collect();
-    let mut by_dir: HashMap<String, Vec<usize>> = HashMap::new();
-    for (i, s) in sources.iter().enumerate() {
-        by_dir
-            .entry(parent(&normalize(&s.name)))
-            .or_default()
-            .push(i);
-    }
-    let mut seen = vec![false; sources.len()];
-    let mut reached = Vec::new();
-    let mut nested = Vec::new();
-    let mut todo = vec![kustomization];
-    while let Some(k) = todo.pop() {
-        if std::mem::replace(&mut seen[k], true) {
-            continue;
-        }
-        reached.push(k);
-        if k != kustomization {
-            nested.push(k);
-        }
-        let (docs, _) = yaml::parse_stream(&sources[k].text);
-        let Some(root) = docs.into_iter().find_map(|d| d.root) else {
-            continue;
-        };
-        let dir = parent(&normalize(&sources[k].name));
-        let mut targets: Vec<String> = named_files(&root)
-            .into_iter()
-            .filter_map(|(_, n)| n.as_str().map(|p| normalize(&join(&dir, p))))
+impl<'a> Kustomizations<'a> {
+    /// Reads the kustomizations of `sources`; with none, nothing else is read.
+    pub fn of(sources: &'a [Source]) -> Self {
+        let ids: Vec<usize> = (0..sources.len())
+            .filter(|&i| is_kustomization(&sources[i].name))
             .collect();
-        for key in ["resources", "bases", "components"] {
-            for r in root.get(key).and_then(Node::as_seq).unwrap_or(&[]) {
-                if let Some(p) = r.as_str().filter(|p| !p.contains("://")) {
-                    targets.push(normalize(&join(&dir, p)));
-                }
+        let mut k = Kustomizations {
+            sources,
+            ids,
+            roots: HashMap::new(),
+            by_path: HashMap::new(),
+            by_dir: HashMap::new(),
+        };
+        if k.ids.is_empty() {
+            return k;
+        }
+        for &id in &k.ids {
+            let (docs, _) = yaml::parse_stream(&sources[id].text);
+            if let Some(root) = docs.into_iter().find_map(|d| d.root) {
+                k.roots.insert(id, root);
             }
         }
-        for t in targets {
-            if let Some(&sid) = by_path.get(&t) {
-                if !seen[sid] {
-                    if is_kustomization(&sources[sid].name) {
-                        todo.push(sid);
-                    } else {
-                        seen[sid] = true;
-                        reached.push(sid);
+        for (i, s) in sources.iter().enumerate() {
+            let path = normalize(&s.name);
+            k.by_dir.entry(parent(&path)).or_default().push(i);
+            k.by_path.insert(path, i);
+        }
+        k
+    }
+
+    /// The kustomization files' source ids, ascending.
+    pub fn ids(&self) -> &[usize] {
+        &self.ids
+    }
+
+    /// The sources that a kustomization among `sources` names as patches or generator inputs.
+    pub fn non_resources(&self) -> HashMap<usize, UsedBy> {
+        let mut out = HashMap::new();
+        for &k in &self.ids {
+            let Some(root) = self.roots.get(&k) else {
+                continue;
+            };
+            let dir = parent(&normalize(&self.sources[k].name));
+            for (field, node) in named_files(root) {
+                let Some(path) = node.as_str() else { continue };
+                let target = normalize(&join(&dir, path));
+                if let Some(&sid) = self.by_path.get(&target) {
+                    if sid != k {
+                        out.entry(sid).or_insert(UsedBy {
+                            kustomization: k,
+                            at: node.span,
+                            field,
+                        });
                     }
                 }
+            }
+        }
+        out
+    }
+
+    /// Files beside a kustomization that no kustomization of the input reaches (neither a
+    /// resource nor a patch or generator input): kept in the folder but not applied by
+    /// `kubectl apply -k`, they are variants and commented-out patches (`manager_auth_proxy_patch.yaml`
+    /// beside a kustomization whose `patches:` line is commented out). They are read as patches
+    /// are when the kustomization names them: as the object if complete, left out if partial.
+    pub fn unreached_beside(&self) -> std::collections::HashSet<usize> {
+        let mut out = std::collections::HashSet::new();
+        if self.ids.is_empty() {
+            return out;
+        }
+        let sources = self.sources;
+        let dirs: std::collections::HashSet<String> = self
+            .ids
+            .iter()
+            .map(|&k| parent(&normalize(&sources[k].name)))
+            .collect();
+        let mut reached = vec![false; sources.len()];
+        for &k in &self.ids {
+            for i in self.reach(k).0 {
+                reached[i] = true;
+            }
+        }
+        for i in self.non_resources().into_keys() {
+            reached[i] = true;
+        }
+        for (i, s) in sources.iter().enumerate() {
+            if !reached[i]
+                && !is_kustomization(&s.name)
+                && dirs.contains(&parent(&normalize(&s.name)))
+            {
+                out.insert(i);
+            }
+        }
+        out
+    }
+
+    /// The sources a kustomization's `resources` (and the older `bases`, and `components`)
+    /// reach, each through the kustomizations of the directories it names, and the patch and
+    /// generator inputs they use: everything `kubectl apply -k` reads for it, among `sources`.
+    /// A directory without a kustomization in the input stands for the sources directly in it.
+    /// The kustomizations reached are returned too (they are not roots).
+    pub fn reach(&self, kustomization: usize) -> (Vec<usize>, Vec<usize>) {
+        let sources = self.sources;
+        let mut seen = std::collections::HashSet::new();
+        let mut reached = Vec::new();
+        let mut nested = Vec::new();
+        let mut todo = vec![kustomization];
+        while let Some(k) = todo.pop() {
+            if !seen.insert(k) {
                 continue;
             }
-            // A directory: its kustomization, or else every file directly in it.
-            let members = by_dir.get(&t).map_or(&[][..], Vec::as_slice);
-            match members
-                .iter()
-                .find(|&&m| is_kustomization(&sources[m].name))
-            {
-                Some(&k) => todo.push(k),
-                None => {
-                    for &m in members {
-                        if !std::mem::replace(&mut seen[m], true) {
-                            reached.push(m);
+            reached.push(k);
+            if k != kustomization {
+                nested.push(k);
+            }
+            let Some(root) = self.roots.get(&k) else {
+                continue;
+            };
+            let dir = parent(&normalize(&sources[k].name));
+            let mut targets: Vec<String> = named_files(root)
+                .into_iter()
+                .filter_map(|(_, n)| n.as_str().map(|p| normalize(&join(&dir, p))))
+                .collect();
+            for key in ["resources", "bases", "components"] {
+                for r in root.get(key).and_then(Node::as_seq).unwrap_or(&[]) {
+                    if let Some(p) = r.as_str().filter(|p| !p.contains("://")) {
+                        targets.push(normalize(&join(&dir, p)));
+                    }
+                }
+            }
+            for t in targets {
+                if let Some(&sid) = self.by_path.get(&t) {
+                    if !seen.contains(&sid) {
+                        if is_kustomization(&sources[sid].name) {
+                            todo.push(sid);
+                        } else {
+                            seen.insert(sid);
+                            reached.push(sid);
+                        }
+                    }
+                    continue;
+                }
+                // A directory: its kustomization, or else every file directly in it.
+                let members = self.by_dir.get(&t).map_or(&[][..], Vec::as_slice);
+                match members
+                    .iter()
+                    .find(|&&m| is_kustomization(&sources[m].name))
+                {
+                    Some(&k) => todo.push(k),
+                    None => {
+                        for &m in members {
+                            if seen.insert(m) {
+                                reached.push(m);
+                            }
                         }
                     }
                 }
             }
         }
+        reached.sort_unstable();
+        nested.sort_unstable();
+        (reached, nested)
     }
-    reached.sort_unstable();
-    nested.sort_unstable();
-    (reached, nested)
+
+    /// The sources whose objects a kustomization in `sources` labels, selectors included:
+    /// `commonLabels`, or `labels` with `includeSelectors: true` (kustomize's label transformers
+    /// write the labels into `spec.selector` and the pod template too). Such an object's selector,
+    /// as written, is not what reaches the API server.
+    pub fn selector_labelled(&self) -> std::collections::HashSet<usize> {
+        let mut out = std::collections::HashSet::new();
+        for &k in &self.ids {
+            let Some(root) = self.roots.get(&k) else {
+                continue;
+            };
+            let common = root
+                .get("commonLabels")
+                .and_then(Node::as_map)
+                .is_some_and(|m| !m.is_empty());
+            let labels = root
+                .get("labels")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+                .iter()
+                .any(|l| {
+                    l.get("includeSelectors")
+                        .and_then(Node::as_scalar)
+                        .is_some_and(|s| s.kind == crate::node::ScalarKind::Bool(true))
+                });
+            if common || labels {
+                out.extend(self.reach(k).0);
+            }
+        }
+        out
+    }
+
+    /// The `replacements` targets of every kustomization in `sources`: inline, or in the files
+    /// their `path:` names (a replacement, or a list of them).
+    pub fn replacement_targets(&self) -> Vec<ReplacementTarget> {
+        let sources = self.sources;
+        let mut out = Vec::new();
+        for &k in &self.ids {
+            if !sources[k].text.contains("replacements") {
+                continue;
+            }
+            let Some(root) = self.roots.get(&k) else {
+                continue;
+            };
+            let items = root
+                .get("replacements")
+                .and_then(Node::as_seq)
+                .unwrap_or(&[]);
+            if items.is_empty() {
+                continue;
+            }
+            let reached = self.reach(k).0;
+            let dir = parent(&normalize(&sources[k].name));
+            let mut replacements: Vec<Node> = Vec::new();
+            for item in items {
+                match item.get("path").and_then(Node::as_str) {
+                    Some(path) => {
+                        let Some(&f) = self.by_path.get(&normalize(&join(&dir, path))) else {
+                            continue;
+                        };
+                        let (docs, _) = yaml::parse_stream(&sources[f].text);
+                        for d in docs.into_iter().filter_map(|d| d.root) {
+                            match d.as_seq() {
+                                Some(list) => replacements.extend(list.iter().cloned()),
+                                None => replacements.push(d),
+                            }
+                        }
+                    }
+                    None => replacements.push(item.clone()),
+                }
+            }
+            for r in &replacements {
+                for t in r.get("targets").and_then(Node::as_seq).unwrap_or(&[]) {
+                    let select = t.get("select");
+                    let s = |key: &str| {
+                        select
+                            .and_then(|x| x.get(key))
+                            .and_then(Node::as_str)
+                            .map(str::to_string)
+                    };
+                    let field_paths: Vec<String> = t
+                        .get("fieldPaths")
+                        .and_then(Node::as_seq)
+                        .unwrap_or(&[])
+                        .iter()
+                        .filter_map(|p| p.as_str().map(str::to_string))
+                        .collect();
+                    if field_paths.is_empty() {
+                        continue;
+                    }
+                    out.push(ReplacementTarget {
+                        sources: reached.clone(),
+                        kind: s("kind"),
+                        name: s("name"),
+                        namespace: s("namespace"),
+                        field_paths,
+                    });
+                }
+            }
+        }
+        out
+    }
 }
 
-/// The sources whose objects a kustomization in `sources` labels, selectors included:
-/// `commonLabels`, or `labels` with `includeSelectors: true` (kustomize's label transformers
-/// write the labels into `spec.selector` and the pod template too). Such an object's selector,
-/// as written, is not what reaches the API server.
-pub fn selector_labelled(sources: &[Source]) -> std::collections::HashSet<usize> {
-    let mut out = std::collections::HashSet::new();
-    for k in (0..sources.len()).filter(|&i| is_kustomization(&sources[i].name)) {
-        let (docs, _) = yaml::parse_stream(&sources[k].text);
-        let Some(root) = docs.into_iter().find_map(|d| d.root) else {
-            continue;
-        };
-        let common = root
-            .get("commonLabels")
-            .and_then(Node::as_map)
-            .is_some_and(|m| !m.is_empty());
-        let labels = root
-            .get("labels")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .any(|l| {
-                l.get("includeSelectors")
-                    .and_then(Node::as_scalar)
-                    .is_some_and(|s| s.kind == crate::node::ScalarKind::Bool(true))
-            });
-        if common || labels {
-            out.extend(reach(sources, k).0);
+/// What the index needs to know of the kustomizations of a request, found once for all its
+/// apply sets.
+#[derive(Default)]
+pub struct Facts {
+    /// Sources a kustomization uses as patches or generator inputs ([`Kustomizations::non_resources`]).
+    pub non_resources: HashMap<usize, UsedBy>,
+    /// Sources beside a kustomization that none reaches ([`Kustomizations::unreached_beside`]).
+    pub beside: std::collections::HashSet<usize>,
+    /// Sources whose selectors a kustomization labels ([`Kustomizations::selector_labelled`]).
+    pub labelled: std::collections::HashSet<usize>,
+    /// Every `replacements` target ([`Kustomizations::replacement_targets`]).
+    pub replacements: Vec<ReplacementTarget>,
+    /// The targets that reach each source, by their position in `replacements`, ascending.
+    pub replacements_by_source: HashMap<usize, Vec<usize>>,
+}
+
+impl Facts {
+    /// The facts of `sources`' kustomizations.
+    pub fn of(sources: &[Source]) -> Facts {
+        let k = Kustomizations::of(sources);
+        if k.ids.is_empty() {
+            return Facts::default();
+        }
+        let replacements = k.replacement_targets();
+        let mut replacements_by_source: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (n, t) in replacements.iter().enumerate() {
+            for &s in &t.sources {
+                let v = replacements_by_source.entry(s).or_default();
+                if v.last() != Some(&n) {
+                    v.push(n);
+                }
+            }
+        }
+        Facts {
+            non_resources: k.non_resources(),
+            beside: k.unreached_beside(),
+            labelled: k.selector_labelled(),
+            replacements,
+            replacements_by_source,
         }
     }
-    out
+}
+
+/// Whether a source is a kustomization file, by its name.
+pub fn is_kustomization(name: &str) -> bool {
+    NAMES.contains(&base_name(name))
 }
 
 /// A `replacements` target of a kustomization: the objects it selects (among the sources the
@@ -240,82 +382,6 @@ impl ReplacementTarget {
                 .as_deref()
                 .is_none_or(|ns| Some(ns) == namespace)
     }
-}
-
-/// The `replacements` targets of every kustomization in `sources`: inline, or in the files
-/// their `path:` names (a replacement, or a list of them).
-pub fn replacement_targets(sources: &[Source]) -> Vec<ReplacementTarget> {
-    let by_path: HashMap<String, usize> = sources
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (normalize(&s.name), i))
-        .collect();
-    let mut out = Vec::new();
-    for k in (0..sources.len()).filter(|&i| is_kustomization(&sources[i].name)) {
-        if !sources[k].text.contains("replacements") {
-            continue;
-        }
-        let (docs, _) = yaml::parse_stream(&sources[k].text);
-        let Some(root) = docs.into_iter().find_map(|d| d.root) else {
-            continue;
-        };
-        let items = root
-            .get("replacements")
-            .and_then(Node::as_seq)
-            .unwrap_or(&[]);
-        if items.is_empty() {
-            continue;
-        }
-        let reached = reach(sources, k).0;
-        let dir = parent(&normalize(&sources[k].name));
-        let mut replacements: Vec<Node> = Vec::new();
-        for item in items {
-            match item.get("path").and_then(Node::as_str) {
-                Some(path) => {
-                    let Some(&f) = by_path.get(&normalize(&join(&dir, path))) else {
-                        continue;
-                    };
-                    let (docs, _) = yaml::parse_stream(&sources[f].text);
-                    for d in docs.into_iter().filter_map(|d| d.root) {
-                        match d.as_seq() {
-                            Some(list) => replacements.extend(list.iter().cloned()),
-                            None => replacements.push(d),
-                        }
-                    }
-                }
-                None => replacements.push(item.clone()),
-            }
-        }
-        for r in &replacements {
-            for t in r.get("targets").and_then(Node::as_seq).unwrap_or(&[]) {
-                let select = t.get("select");
-                let s = |key: &str| {
-                    select
-                        .and_then(|x| x.get(key))
-                        .and_then(Node::as_str)
-                        .map(str::to_string)
-                };
-                let field_paths: Vec<String> = t
-                    .get("fieldPaths")
-                    .and_then(Node::as_seq)
-                    .unwrap_or(&[])
-                    .iter()
-                    .filter_map(|p| p.as_str().map(str::to_string))
-                    .collect();
-                if field_paths.is_empty() {
-                    continue;
-                }
-                out.push(ReplacementTarget {
-                    sources: reached.clone(),
-                    kind: s("kind"),
-                    name: s("name"),
-                    namespace: s("namespace"),
-                    field_paths,
-                });
-            }
-        }
-    }
-    out
 }
 
 /// The nodes a kustomize field path reaches in `root`: keys split at `.` (not inside `[...]`),
@@ -468,7 +534,7 @@ mod tests {
             src("app/overlays/prod/settings.yaml", "a: 1\n"),
             src("app/base/claim.yaml", "kind: PersistentVolumeClaim\n"),
         ];
-        let found = non_resources(&sources);
+        let found = Kustomizations::of(&sources).non_resources();
         let mut ids: Vec<_> = found.keys().copied().collect();
         ids.sort();
         assert_eq!(ids, vec![1, 2, 3, 4], "the base's resource is not a patch");
@@ -493,7 +559,7 @@ mod tests {
             src("app/pvc.yaml", "kind: PersistentVolumeClaim\n"),
             src("other/pvc.yaml", "kind: PersistentVolumeClaim\n"),
         ];
-        let t = replacement_targets(&sources);
+        let t = Kustomizations::of(&sources).replacement_targets();
         assert_eq!(t.len(), 2);
         assert!(t[0].sources.contains(&2) && !t[0].sources.contains(&3));
         assert!(t[0].selects("PersistentVolumeClaim", "data", Some("default")));
@@ -521,7 +587,7 @@ mod tests {
             src("d\\Kustomization", "patches:\n- path: p.yaml\n"),
             src("d\\p.yaml", "kind: X\n"),
         ];
-        assert_eq!(non_resources(&sources).len(), 1);
-        assert!(non_resources(&sources[1..]).is_empty());
+        assert_eq!(Kustomizations::of(&sources).non_resources().len(), 1);
+        assert!(Kustomizations::of(&sources[1..]).non_resources().is_empty());
     }
 }

@@ -56,9 +56,9 @@ fn set_type(root: &mut Node, api_version: &str, kind: &str) {
 }
 
 impl Index {
-    /// Marks the objects whose selectors a kustomization in `sources` labels.
-    pub(super) fn mark_kustomize_labels(&mut self, sources: &[Source]) {
-        let labelled = crate::kustomize::selector_labelled(sources);
+    /// Marks the objects whose selectors a kustomization labels.
+    pub(super) fn mark_kustomize_labels(&mut self, kustomize: &crate::kustomize::Facts) {
+        let labelled = &kustomize.labelled;
         if labelled.is_empty() {
             return;
         }
@@ -68,16 +68,21 @@ impl Index {
     }
 
     /// Marks the fields a kustomization's `replacements` overwrite.
-    pub(super) fn mark_kustomize_replacements(&mut self, sources: &[Source]) {
-        let targets = crate::kustomize::replacement_targets(sources);
-        if targets.is_empty() {
+    pub(super) fn mark_kustomize_replacements(&mut self, kustomize: &crate::kustomize::Facts) {
+        if kustomize.replacements.is_empty() {
             return;
         }
         for o in &mut self.objects {
             let mut spans: Vec<Span> = Vec::new();
-            for t in targets.iter().filter(|t| {
-                t.sources.contains(&o.source) && t.selects(&o.kind, &o.name, o.namespace.as_deref())
-            }) {
+            let reaching = kustomize
+                .replacements_by_source
+                .get(&o.source)
+                .map_or(&[][..], Vec::as_slice);
+            for t in reaching
+                .iter()
+                .map(|&n| &kustomize.replacements[n])
+                .filter(|t| t.selects(&o.kind, &o.name, o.namespace.as_deref()))
+            {
                 for p in &t.field_paths {
                     spans.extend(
                         crate::kustomize::resolve_field_path(o.root(), p)
@@ -274,7 +279,7 @@ impl Index {
     }
 
     /// The objects of a source that may be a patch (see
-    /// [`crate::kustomize::unreached_beside`]) are taken out and kept aside as patches are.
+    /// [`crate::kustomize::Kustomizations::unreached_beside`]) are taken out and kept aside as patches are.
     pub(super) fn patch_like_source(&mut self, sid: SourceId) {
         self.move_to_patches(sid, false);
     }

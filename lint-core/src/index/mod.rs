@@ -105,9 +105,12 @@ pub(crate) fn object_key(o: &Object) -> ObjectKey {
 
 impl Index {
     /// Indexes the sources `ids` of `sources` (one apply set), keeping their positions as their
-    /// ids. A file some kustomization in `sources` uses as a patch is one wherever it is.
+    /// ids. A file some kustomization in `sources` uses as a patch is one wherever it is:
+    /// `kustomize` holds what the kustomizations of all of `sources` say, found once for every
+    /// set ([`crate::kustomize::Facts::of`]).
     pub fn build_set(
         sources: &[Source],
+        kustomize: &crate::kustomize::Facts,
         ids: &[SourceId],
         version: crate::options::Target,
         field_validation: crate::options::FieldValidation,
@@ -117,16 +120,14 @@ impl Index {
             field_validation,
             ..Index::default()
         };
-        let kustomize = crate::kustomize::non_resources(sources);
-        let beside = crate::kustomize::unreached_beside(sources);
         for &id in ids {
-            ix.load_source(id, &sources[id], kustomize.get(&id));
-            if beside.contains(&id) {
+            ix.load_source(id, &sources[id], kustomize.non_resources.get(&id));
+            if kustomize.beside.contains(&id) {
                 ix.patch_like_source(id);
             }
         }
-        ix.mark_kustomize_labels(sources);
-        ix.mark_kustomize_replacements(sources);
+        ix.mark_kustomize_labels(kustomize);
+        ix.mark_kustomize_replacements(kustomize);
         ix.finish_load(sources);
         ix.build_views();
         ix
@@ -158,15 +159,14 @@ impl Index {
     /// [`crate::api::lint_and_drop_texts`]). [`Index::with_views`] completes the index.
     pub(crate) fn load(sources: &[Source]) -> Index {
         let mut ix = Index::default();
-        let kustomize = crate::kustomize::non_resources(sources);
-        let beside = crate::kustomize::unreached_beside(sources);
+        let kustomize = crate::kustomize::Facts::of(sources);
         for (sid, src) in sources.iter().enumerate() {
-            ix.load_source(sid, src, kustomize.get(&sid));
-            if beside.contains(&sid) {
+            ix.load_source(sid, src, kustomize.non_resources.get(&sid));
+            if kustomize.beside.contains(&sid) {
                 ix.patch_like_source(sid);
             }
         }
-        ix.mark_kustomize_labels(sources);
+        ix.mark_kustomize_labels(&kustomize);
         ix.finish_load(sources);
         ix
     }

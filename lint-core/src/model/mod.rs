@@ -76,7 +76,7 @@ pub struct Object {
     /// (`commonLabels`): its selector as written is not what reaches the API server.
     pub selector_from_kustomize: bool,
     /// Where a kustomization's `replacements` overwrite this object's fields: the values
-    /// written there are placeholders (see [`crate::kustomize::replacement_targets`]).
+    /// written there are placeholders (see [`crate::kustomize::Kustomizations::replacement_targets`]).
     pub replaced: Option<Box<[Span]>>,
 }
 

@@ -79,11 +79,13 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
         // With several sets, each finding says which set it is about.
         let tag = sets.len() > 1;
         let live = index::LiveObjects::of(&cluster);
+        let kustomize = crate::kustomize::Facts::of(&req.sources);
         let mut indexes: Vec<index::Index> = sets
             .iter()
             .map(|set| {
                 index::Index::build_set(
                     &req.sources,
+                    &kustomize,
                     &set.sources,
                     req.options.target(),
                     req.options.field_validation,

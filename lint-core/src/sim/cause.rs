@@ -94,9 +94,7 @@ impl World {
         }
         match self.class(name) {
             Some(class) => class.provisioner.as_deref() == Some(crate::kube::NO_PROVISIONER),
-            None => self.volumes().any(|(_, v)| {
-                v.spec.class == name && !matches!(v.origin, Origin::Provisioned { .. })
-            }),
+            None => self.static_classes.contains(name),
         }
     }
 
@@ -160,10 +158,6 @@ impl World {
 
     /// A volume's claimRef reserves it for this claim, which skips it (its checks fail).
     pub fn reserved_and_skipped(&self, id: ClaimId) -> bool {
-        self.volumes().any(|(_, v)| {
-            v.skipped_by_reserved_claim
-                .as_deref()
-                .is_some_and(|(c, _)| *c == id)
-        })
+        self.skipped_claims.contains(&id)
     }
 }

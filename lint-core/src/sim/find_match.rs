@@ -173,15 +173,19 @@ impl World {
             };
             // Equal-size groups come out of upstream's unstable sort in any order, and equal
             // capacities in map order: every equally good volume is a possible outcome.
-            let mut tied: Vec<VolumeId> = best.1;
+            let (mut tied, mut more) = best.1;
             for other in groups
                 .iter()
                 .skip(gi + 1)
                 .filter(|o| o.count() == g.count())
             {
-                if let Some((v, more)) = self.smallest_free(*other, &class, req, id, &basic) {
+                if let Some((v, (also, beyond))) =
+                    self.smallest_free(*other, &class, req, id, &basic)
+                {
                     tied.push(v);
-                    tied.extend(more);
+                    tied.extend(also);
+                    more |= beyond || tied.len() > TIES_LISTED;
+                    tied.truncate(TIES_LISTED);
                 }
             }
             // Another timing: another of the equally good volumes binds.
@@ -196,14 +200,16 @@ impl World {
             };
             return Some(Found {
                 volume,
-                how: BindHow::BestMatch { tied },
+                how: BindHow::BestMatch { tied, more },
             });
         }
         None
     }
 
     /// The smallest free volume of a group and class passing `basic` and the claim's selector,
-    /// with the volumes of the same capacity that pass too.
+    /// with the volumes of the same capacity that pass too: at most [`TIES_LISTED`] of them,
+    /// and whether there are more (the search stops there, so a pool of equal volumes costs
+    /// each claim a few steps, not the whole pool).
     fn smallest_free(
         &self,
         group: AccessModes,
@@ -211,7 +217,7 @@ impl World {
         req: u128,
         id: ClaimId,
         basic: &dyn Fn(&Volume) -> bool,
-    ) -> Option<(VolumeId, Vec<VolumeId>)> {
+    ) -> Option<(VolumeId, (Vec<VolumeId>, bool))> {
         let c = self.claim(id);
         let set = self
             .index
@@ -237,10 +243,13 @@ impl World {
             }
             match best {
                 None => best = Some((cap, VolumeId(i))),
+                Some(_) if tied.len() == TIES_LISTED => {
+                    return best.map(|(_, v)| (v, (tied, true)));
+                }
                 Some(_) => tied.push(VolumeId(i)),
             }
         }
-        best.map(|(_, v)| (v, tied))
+        best.map(|(_, v)| (v, (tied, false)))
     }
 
     /// Marks a volume taken in the index (it now has a claimRef).

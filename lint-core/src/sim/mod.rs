@@ -118,6 +118,15 @@ pub struct World {
     claim_order: Vec<ClaimId>,
     /// Of equally good volumes the last binds (see [`timing`]).
     pub(crate) last_tie: bool,
+    /// By class: the attachment all its static volumes share, if they agree; found once
+    /// each run converges (see [`World::pool_attachment`]).
+    pool_attach: HashMap<Str, Option<crate::binding::attach::Attach>>,
+    /// Classes some volume of the input names without being provisioned from them; found once
+    /// each run converges (see [`World::is_static_pool_claim`]).
+    static_classes: std::collections::HashSet<Str>,
+    /// Claims a volume reserved for another claim skipped; found once each run converges
+    /// (see [`World::reserved_and_skipped`]).
+    skipped_claims: std::collections::HashSet<ClaimId>,
 }
 
 /// Simulates the manifests applied onto the cluster state, run to a fixed point.
@@ -239,6 +248,9 @@ impl World {
             late: Default::default(),
             claim_order: Vec::new(),
             last_tie: false,
+            pool_attach: HashMap::new(),
+            static_classes: std::collections::HashSet::new(),
+            skipped_claims: std::collections::HashSet::new(),
         }
     }
 
@@ -257,15 +269,18 @@ impl World {
         for _ in 0..64 {
             self.index = find_match::VolumeIndex::build(&self.volumes);
             let mut changed = false;
+            let mut first = vec![false; self.claims.len()];
+            for c in &self.claim_order {
+                if let Some(f) = first.get_mut(c.idx()) {
+                    *f = true;
+                }
+            }
             let order: Vec<usize> = self
                 .claim_order
                 .iter()
                 .map(|c| c.idx())
                 .filter(|&i| i < self.claims.len())
-                .chain(
-                    (0..self.claims.len())
-                        .filter(|i| !self.claim_order.iter().any(|c| c.idx() == *i)),
-                )
+                .chain((0..self.claims.len()).filter(|&i| !first[i]))
                 .collect();
             for i in order {
                 if self.claims[i].exists
@@ -294,6 +309,19 @@ impl World {
         self.index = find_match::VolumeIndex::build(&self.volumes);
         self.mark_races();
         self.find_closest();
+        self.pool_attach = self.pool_attachments();
+        self.static_classes = self
+            .volumes
+            .iter()
+            .filter(|v| v.exists && !matches!(v.origin, Origin::Provisioned { .. }))
+            .map(|v| v.spec.class.clone())
+            .collect();
+        self.skipped_claims = self
+            .volumes
+            .iter()
+            .filter(|v| v.exists)
+            .filter_map(|v| v.skipped_by_reserved_claim.as_deref().map(|(c, _)| *c))
+            .collect();
         // Only the loop above reads the index: the rules that query the world do not, and a
         // second run builds its own.
         self.index = find_match::VolumeIndex::default();

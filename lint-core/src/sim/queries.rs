@@ -5,6 +5,8 @@ use super::{
     cause, claim_key, timing, volume_key, Assumption, CauseKey, Claim, ClaimId, ClaimState, Class,
     Origin, Pending, Side, Subject, Volume, VolumeId, World,
 };
+use std::collections::HashMap;
+
 use crate::binding::attach::{self, Attach};
 use crate::binding::fit::Mismatch;
 use crate::model::ObjId;
@@ -211,21 +213,29 @@ impl World {
     /// The attachment all static volumes of a class in the input share, if they agree (local
     /// volumes of a static provisioner's pool all pin their pods to a node).
     fn pool_attachment(&self, class: &str) -> Option<Attach> {
-        let mut shared: Option<Attach> = None;
-        let pool = self.volumes.iter().filter(|v| {
-            v.exists && v.spec.class == class && !matches!(v.origin, Origin::Provisioned { .. })
-        });
+        self.pool_attach.get(class).cloned().flatten()
+    }
+
+    /// [`World::pool_attachment`] of every class, in one pass over the volumes.
+    pub(super) fn pool_attachments(&self) -> HashMap<Str, Option<Attach>> {
+        let mut out: HashMap<Str, Option<Attach>> = HashMap::new();
+        let pool = self
+            .volumes
+            .iter()
+            .filter(|v| v.exists && !matches!(v.origin, Origin::Provisioned { .. }));
         for v in pool {
             let a = attach::volume(&v.spec.source, v.spec.modes, v.spec.node_affinity, |d| {
                 self.csi_driver(d)
             });
-            match &shared {
-                None => shared = Some(a),
-                Some(s) if std::mem::discriminant(s) == std::mem::discriminant(&a) => {}
-                Some(_) => return None,
+            match out.get_mut(v.spec.class.as_str()) {
+                None => {
+                    out.insert(v.spec.class.clone(), Some(a));
+                }
+                Some(Some(s)) if std::mem::discriminant(s) == std::mem::discriminant(&a) => {}
+                Some(shared) => *shared = None,
             }
         }
-        shared
+        out
     }
 
     /// What [`World::attachment`] rests on, when it was read from an assumed class: the claim

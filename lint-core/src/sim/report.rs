@@ -295,7 +295,7 @@ impl World {
             ClaimState::Bound { volume, how } => {
                 let v = name(volume);
                 match how {
-                    BindHow::BestMatch { tied } => LinkOut {
+                    BindHow::BestMatch { tied, .. } => LinkOut {
                         tied: tied.iter().map(|t| name(t).to_string()).collect(),
                         ..link(String::from(v), LinkHow::BestMatch)
                     },

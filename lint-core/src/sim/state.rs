@@ -286,7 +286,14 @@ pub enum Pending {
 #[derive(Debug, Clone, PartialEq)]
 pub enum BindHow {
     /// FindMatchingVolume's smallest match (equal alternatives in `tied`).
-    BestMatch { tied: Vec<VolumeId> },
+    BestMatch {
+        /// Some of the other volumes that are as good: at most [`TIES_LISTED`]
+        /// (a pool of thousands of equal volumes would otherwise list them all for every
+        /// claim it serves).
+        tied: Vec<VolumeId>,
+        /// More volumes are as good than `tied` lists.
+        more: bool,
+    },
     /// The volume's claimRef names the claim: returned at once; class, phase and selector are
     /// not checked (`unchecked` lists those that fail).
     ReservedByClaimRef { unchecked: Vec<Mismatch> },
@@ -538,3 +545,6 @@ pub struct Volume {
     pub skipped_by_reserved_claim: Option<Box<(ClaimId, Vec<Mismatch>)>>,
     pub(crate) exists: bool,
 }
+
+/// How many of the volumes as good as the one a claim binds are named.
+pub const TIES_LISTED: usize = 10;

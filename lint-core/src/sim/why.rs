@@ -51,12 +51,13 @@ impl World {
             ClaimState::Bound { volume, how } => {
                 let v = vname(volume);
                 match how {
-                    BindHow::BestMatch { tied } if tied.is_empty() => {
+                    BindHow::BestMatch { tied, .. } if tied.is_empty() => {
                         format!("the controller binds the smallest matching volume, {v}")
                     }
-                    BindHow::BestMatch { tied } => format!(
-                        "the controller binds a smallest matching volume: {v} (or {}, equally good: which one is chosen at random)",
-                        tied.iter().map(vname).collect::<Vec<_>>().join(", ")
+                    BindHow::BestMatch { tied, more } => format!(
+                        "the controller binds a smallest matching volume: {v} (or {}{}, equally good: which one is chosen at random)",
+                        tied.iter().map(vname).collect::<Vec<_>>().join(", "),
+                        if *more { " and others" } else { "" }
                     ),
                     BindHow::ReservedByClaimRef { unchecked } if unchecked.is_empty() => {
                         format!("volume {v}'s claimRef reserves it for this claim")
