@@ -13,3 +13,4 @@ pub mod exit;
 pub mod inputs;
 pub mod origins;
 pub mod output;
+pub mod progress;

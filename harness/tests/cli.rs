@@ -658,3 +658,72 @@ fn readmes_link_only_inside_the_repository() {
         }
     }
 }
+
+/// A run longer than the delay shows one progress line on a terminal's stderr, rewritten in
+/// place and cleared before the report; never in a pipe or a file (CI logs, JSON consumers).
+/// `script` (util-linux) gives the run a terminal; the delay is set to 0 so that a small input
+/// shows it (the real delay is two seconds).
+#[test]
+fn the_progress_line_shows_on_a_terminal_and_never_in_a_pipe() {
+    let piped = bin()
+        .args(["lint", "--format", "json", "examples/seed-000-dr-migration"])
+        .env("PVLINT_PROGRESS_AFTER_MS", "0")
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&piped.stderr).contains("pvlint: "),
+        "no progress line in a pipe: {:?}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    assert!(
+        stdout(&piped).starts_with('{'),
+        "the JSON report is untouched"
+    );
+
+    if Command::new("script").arg("--version").output().is_err() {
+        println!(
+            "################################################################################"
+        );
+        println!("## SKIPPED: the progress line on a terminal: `script` (util-linux) is not");
+        println!("## installed here. Install it (apt-get install bsdutils) and run");
+        println!("##   cargo test -p pvlint --test cli the_progress_line");
+        println!(
+            "################################################################################"
+        );
+        return;
+    }
+    let cmd = format!(
+        "{} lint --format json examples/seed-000-dr-migration > /dev/null",
+        env!("CARGO_BIN_EXE_pvlint")
+    );
+    let on_tty = |env: &[(&str, &str)]| {
+        let mut c = Command::new("script");
+        c.args(["-qec", &cmd, "/dev/null"])
+            .current_dir(repo())
+            .env("PVLINT_PROGRESS_AFTER_MS", "0")
+            .env_remove("CI");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        String::from_utf8_lossy(&c.output().unwrap().stdout).to_string()
+    };
+    let shown = on_tty(&[("TERM", "xterm")]);
+    assert!(
+        shown.contains("\r\x1b[2Kpvlint: reading the input (0 s)")
+            || shown.contains("\r\x1b[2Kpvlint: linting 3 files (0 s)"),
+        "the line says what pvlint does: {shown:?}"
+    );
+    assert!(
+        shown.ends_with("\r\x1b[2K"),
+        "the line is cleared at the end: {shown:?}"
+    );
+    assert!(
+        !on_tty(&[("TERM", "xterm"), ("CI", "true")]).contains("pvlint: "),
+        "never in CI"
+    );
+    assert!(
+        !on_tty(&[("TERM", "dumb")]).contains("pvlint: "),
+        "never on a dumb terminal"
+    );
+}

@@ -74,6 +74,7 @@ pub fn run(args: Args) -> Exit {
 
 /// Err: the run failed, its error printed.
 fn lint(args: Args) -> Result<Exit, Exit> {
+    let mut progress = crate::progress::Progress::start("reading the input");
     let engine = args.engine.open()?;
     let mut cfg = args.cluster.settings()?;
     if args.against_cluster {
@@ -115,7 +116,14 @@ fn lint(args: Args) -> Result<Exit, Exit> {
         operations: Vec::new(),
         audit: false,
     };
-    let mut linted = engine.lint(&mut request, print).map_err(output::error)?;
+    progress.stage(format!(
+        "linting {} file{}",
+        request.sources.len(),
+        if request.sources.len() == 1 { "" } else { "s" }
+    ));
+    let linted = engine.lint(&mut request, print);
+    progress.finish();
+    let mut linted = linted.map_err(output::error)?;
     // Rendered input: its findings on the repository's files.
     if let Answer::Json(text) = &linted.answer {
         if text.contains("\"origin\"") {
