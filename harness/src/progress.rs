@@ -50,12 +50,8 @@ impl Progress {
             let began = Instant::now();
             let mut wait = delay();
             let mut drawn = false;
-            loop {
-                match rx.recv_timeout(wait) {
-                    Err(RecvTimeoutError::Timeout) => {}
-                    // Stopped (or the run is gone): clear what was drawn.
-                    _ => break,
-                }
+            // Until stopped (or the run is gone): then clear what was drawn.
+            while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
                 let what = shown.lock().map(|s| s.clone()).unwrap_or_default();
                 let secs = began.elapsed().as_secs();
                 let mut err = std::io::stderr().lock();
