@@ -3,8 +3,8 @@
 
 Not a test: timings depend on the machine. Each shape is generated under target/growth/, then
 `pvlint` runs on it as a user runs it (the whole process: start-up, reading the files, the
-report written to a file), the median of --runs wall times and the peak memory of the process
-are reported, with the growth per doubling (time at 2N / time at N). Linear is 2.0.
+report written to a file); the median of --runs wall times is reported, with the growth per
+doubling (time at 2N / time at N). Linear is 2.0.
 
     python3 harness/benches/growth.py                      # every shape, full size
     python3 harness/benches/growth.py --scale 0.01         # a hundredth (CI: it cannot rot)
@@ -16,7 +16,6 @@ roots; 1,000 kustomization roots and 5,000 files in under 2 s.
 """
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -287,7 +286,7 @@ SHAPES = [
 
 
 def run(binary, args, runs):
-    times, peak = [], 0
+    times = []
     out = os.path.join(ROOT, "target", "growth", "out.json")
     for _ in range(runs):
         with open(out, "w") as f:
@@ -297,9 +296,7 @@ def run(binary, args, runs):
             times.append(time.perf_counter() - t)
         if p.returncode not in (0, 1):
             sys.exit(f"pvlint {' '.join(args)} failed ({p.returncode}): {err.decode()[:2000]}")
-        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-        peak = max(peak, ru.ru_maxrss)
-    return statistics.median(times), peak
+    return statistics.median(times)
 
 
 def overall(cells):
@@ -332,7 +329,7 @@ def main():
             shutil.rmtree(d, ignore_errors=True)
             n = max(1, int(base * k * a.scale))
             args, what = fn(d, n)
-            t, _ = run(a.bin, args, a.runs)
+            t = run(a.bin, args, a.runs)
             cells.append((k, what, t))
             shutil.rmtree(d, ignore_errors=True)
             print(f"  {name} {k}x: {what}: {t * 1000:.0f} ms", file=sys.stderr, flush=True)
