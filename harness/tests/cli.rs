@@ -108,6 +108,35 @@ fn json_output_is_the_documented_schema() {
 }
 
 #[test]
+fn a_line_wider_than_a_terminal_is_shown_as_a_window_around_the_caret() {
+    // 100,000 nested flow sequences on one line: the excerpt is 160 characters of it,
+    // cut with `…`, and the caret stays under the column the location names.
+    let line = format!("data: {}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let text = format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\n{line}\n");
+    let o = with_stdin(&["lint", "--color", "never", "-"], &text);
+    let out = stdout(&o);
+    assert!(out.len() < 2_000, "{} bytes of output", out.len());
+    let at = out.find("--> <stdin>:4:").expect(&out);
+    let column: usize = out[at + 14..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|c| c.parse().ok())
+        .expect(&out);
+    let lines: Vec<&str> = out.lines().collect();
+    let excerpt = lines
+        .iter()
+        .position(|l| l.starts_with("4 | "))
+        .expect(&out);
+    let shown = &lines[excerpt]["4 | ".len()..];
+    assert!(shown.starts_with('…') && shown.ends_with('…'), "{shown}");
+    assert_eq!(shown.chars().count(), 162, "{shown}");
+    let caret = lines[excerpt + 1]["  | ".len()..].find('^').expect(&out);
+    // The window starts 40 characters before the column, after its `…`.
+    assert_eq!(caret, 41, "column {column}: {}", lines[excerpt + 1]);
+    assert!(column > 200, "the error is past the first window: {column}");
+}
+
+#[test]
 fn stdin_is_read_with_a_dash() {
     let bad = std::fs::read_to_string(repo().join(BAD)).unwrap();
     let o = with_stdin(&["lint", "--format", "json", "-"], &bad);

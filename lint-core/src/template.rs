@@ -99,6 +99,13 @@ pub fn placeholder_word(text: &str) -> bool {
 
 /// The kind of placeholder in a scalar value, if any.
 pub fn in_value(text: &str) -> Option<Kind> {
+    // Every kind below starts at one of these bytes; most values hold none of them.
+    if !text
+        .bytes()
+        .any(|b| matches!(b, b'{' | b'$' | b'%' | b'@' | b'<'))
+    {
+        return None;
+    }
     if let Some(i) = text.find("{{") {
         if text[i..].contains("}}") {
             return Some(Kind::Go);

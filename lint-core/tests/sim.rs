@@ -740,3 +740,75 @@ fn a_pool_of_many_equal_volumes_names_ten_and_says_there_are_others() {
     assert_eq!(c.link.as_ref().unwrap().tied.len(), 2, "{}", c.why);
     assert!(!c.why.contains("others"), "{}", c.why);
 }
+
+/// stateful_set_control.go (OrderedReady): pod N and its claims are created only once pod N-1
+/// is Running and Ready, which it is not while its claim is Pending. A pool of 2 fitting
+/// volumes for 5 replicas: ordinals 0 and 1 bind, 2 stays Pending, 3 and 4 are not created;
+/// a volume applied later lets 2 bind, which creates 3 (Pending: the pool is empty), and 4
+/// waits for it. With Parallel, every claim is created and the last three stay Pending.
+#[test]
+fn an_ordered_ready_statefulset_creates_each_ordinal_once_the_one_before_is_bound() {
+    fn pool_pv(name: &str) -> String {
+        format!("apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: {name}\nspec:\n  storageClassName: pool\n  accessModes: [ReadWriteOnce]\n  capacity:\n    storage: 1Gi\n  hostPath:\n    path: /data/{name}\n")
+    }
+    let sts = |policy: &str| {
+        format!("apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\n  namespace: default\nspec:\n  serviceName: db\n  replicas: 5\n  podManagementPolicy: {policy}\n  selector:\n    matchLabels: {{app: db}}\n  template:\n    metadata:\n      labels: {{app: db}}\n    spec:\n      containers:\n      - name: db\n        image: postgres:16\n  volumeClaimTemplates:\n  - metadata:\n      name: data\n    spec:\n      storageClassName: pool\n      accessModes: [ReadWriteOnce]\n      resources:\n        requests:\n          storage: 1Gi\n")
+    };
+    let text = format!(
+        "{}---\n{}---\n{}",
+        pool_pv("a"),
+        pool_pv("b"),
+        sts("OrderedReady")
+    );
+    let phases = |claims: &[ClaimOutcome]| -> Vec<(String, ClaimPhase)> {
+        claims.iter().map(|c| (c.name.clone(), c.phase)).collect()
+    };
+    let s = sim(&text, no_default(), vec![]);
+    assert_eq!(
+        phases(&s.claims),
+        vec![
+            ("data-db-0".to_string(), ClaimPhase::Bound),
+            ("data-db-1".to_string(), ClaimPhase::Bound),
+            ("data-db-2".to_string(), ClaimPhase::Pending),
+        ],
+        "{:#?}",
+        s.claims
+    );
+    let not_created: Vec<&str> = s.not_created.iter().map(|n| n.claim.as_str()).collect();
+    assert_eq!(not_created, ["default/data-db-3", "default/data-db-4"]);
+    assert!(s.not_created[0]
+        .why
+        .contains("only once db-2 is Running and Ready"));
+
+    let s = sim(&text, no_default(), vec![apply(&pool_pv("c"))]);
+    let after = s.steps.last().unwrap();
+    assert_eq!(
+        phases(&after.claims),
+        vec![
+            ("data-db-0".to_string(), ClaimPhase::Bound),
+            ("data-db-1".to_string(), ClaimPhase::Bound),
+            ("data-db-2".to_string(), ClaimPhase::Bound),
+            ("data-db-3".to_string(), ClaimPhase::Pending),
+        ],
+        "{:#?}",
+        after.claims
+    );
+    let not_created: Vec<&str> = s.not_created.iter().map(|n| n.claim.as_str()).collect();
+    assert_eq!(not_created, ["default/data-db-4"]);
+
+    let text = format!(
+        "{}---\n{}---\n{}",
+        pool_pv("a"),
+        pool_pv("b"),
+        sts("Parallel")
+    );
+    let s = sim(&text, no_default(), vec![]);
+    assert!(s.not_created.is_empty(), "{:#?}", s.not_created);
+    let pending: Vec<&str> = s
+        .claims
+        .iter()
+        .filter(|c| c.phase == ClaimPhase::Pending)
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(pending.len(), 3, "{:#?}", s.claims);
+}

@@ -157,22 +157,30 @@ impl<'a> Reader<'a> {
     /// Records a template placeholder written in a key (`${COMMENT}namespace:`): keys are
     /// never shell text, so one there makes the document a template.
     pub fn placeholders_in_keys(&mut self) {
-        fn find(n: &Node, path: &str) -> Option<(crate::template::Kind, Span, String)> {
+        fn find<'a>(
+            n: &'a Node,
+            at: &mut Vec<Step<'a>>,
+        ) -> Option<(crate::template::Kind, Span, String)> {
             match &n.value {
                 Value::Map(entries) => entries.iter().find_map(|e| {
-                    let p = join(path, &e.key);
-                    crate::template::in_key(&e.key)
-                        .map(|k| (k, e.key_span, p.clone()))
-                        .or_else(|| find(&e.value, &p))
+                    at.push(Step::Key(&e.key));
+                    let found = match crate::template::in_key(&e.key) {
+                        Some(k) => Some((k, e.key_span, path_of(at))),
+                        None => find(&e.value, at),
+                    };
+                    at.pop();
+                    found
                 }),
-                Value::Seq(items) => items
-                    .iter()
-                    .enumerate()
-                    .find_map(|(i, it)| find(it, &format!("{path}[{i}]"))),
+                Value::Seq(items) => items.iter().enumerate().find_map(|(i, it)| {
+                    at.push(Step::Index(i));
+                    let found = find(it, at);
+                    at.pop();
+                    found
+                }),
                 Value::Scalar(_) => None,
             }
         }
-        if let Some((kind, span, path)) = find(self.obj.root(), "") {
+        if let Some((kind, span, path)) = find(self.obj.root(), &mut Vec::new()) {
             let at = Node {
                 value: Value::Scalar(crate::node::Scalar {
                     text: Str::default(),
@@ -193,7 +201,7 @@ impl<'a> Reader<'a> {
             return; // a custom resource's schema is not known
         }
         let mut found = Vec::new();
-        walk_integers(self.obj.root(), "", &mut found);
+        walk_integers(self.obj.root(), &mut Vec::new(), &mut found);
         for (n, path) in found {
             self.placeholder(n, &path);
         }
@@ -379,27 +387,56 @@ const INTEGER_FIELDS: &[&str] = &[
     "timeoutSeconds",
 ];
 
-fn walk_integers<'a>(node: &'a Node, path: &str, found: &mut Vec<(&'a Node, String)>) {
+/// One step of a path from an object's root, kept while walking and written out
+/// (`spec.containers[0].name`, as [`join`] writes it) only for what is found.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn path_of(steps: &[Step]) -> String {
+    let mut out = String::new();
+    for step in steps {
+        match step {
+            Step::Key(k) if out.is_empty() => out.push_str(k),
+            Step::Key(k) => {
+                out.push('.');
+                out.push_str(k);
+            }
+            Step::Index(i) => {
+                use std::fmt::Write;
+                let _ = write!(out, "[{i}]");
+            }
+        }
+    }
+    out
+}
+
+fn walk_integers<'a>(node: &'a Node, at: &mut Vec<Step<'a>>, found: &mut Vec<(&'a Node, String)>) {
     match &node.value {
         Value::Map(entries) => {
             for e in entries.iter() {
                 let (key, v) = (e.key.as_str(), &e.value);
-                let p = join(path, key);
+                at.push(Step::Key(key));
                 match &v.value {
                     Value::Scalar(s)
                         if s.kind == ScalarKind::Str
                             && INTEGER_FIELDS.contains(&key)
                             && crate::template::in_value(&s.text).is_some() =>
                     {
-                        found.push((v, p));
+                        found.push((v, path_of(at)));
                     }
-                    _ => walk_integers(v, &p, found),
+                    _ => walk_integers(v, at, found),
                 }
+                at.pop();
             }
         }
         Value::Seq(items) => {
             for (i, v) in items.iter().enumerate() {
-                walk_integers(v, &format!("{path}[{i}]"), found);
+                at.push(Step::Index(i));
+                walk_integers(v, at, found);
+                at.pop();
             }
         }
         _ => {}

@@ -91,6 +91,9 @@ fn source_of<'a>(sources: &Sources<'a>, loc: &Location) -> Option<&'a Source> {
     sources.get(loc.file.as_str()).copied()
 }
 
+/// The widest excerpt line shown, in characters.
+const EXCERPT_WIDTH: u32 = 160;
+
 fn snippet(
     out: &mut String,
     p: &Paint,
@@ -114,10 +117,35 @@ fn snippet(
     } else {
         width + 1
     };
-    let len = end
+    let mut len = end
         .saturating_sub(start)
         .max(1)
         .min(width.saturating_sub(start - 1).max(1));
+    // A line wider than a terminal (minified JSON, a flow collection on one line) is shown
+    // as a window around the column, marked with `…` where it is cut.
+    let (shown, start) = if width > EXCERPT_WIDTH {
+        let from = (start - 1)
+            .saturating_sub(EXCERPT_WIDTH / 4)
+            .min(width - EXCERPT_WIDTH);
+        let to = from + EXCERPT_WIDTH;
+        len = len.min(to.saturating_sub(start - 1)).max(1);
+        let mut window = String::new();
+        if from > 0 {
+            window.push('…');
+        }
+        window.extend(
+            shown
+                .chars()
+                .skip(from as usize)
+                .take(EXCERPT_WIDTH as usize),
+        );
+        if to < width {
+            window.push('…');
+        }
+        (window, start - from + u32::from(from > 0))
+    } else {
+        (shown, start)
+    };
     let _ = writeln!(out, "{pad} {}", p.blue("|"));
     let _ = writeln!(
         out,

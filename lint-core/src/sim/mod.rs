@@ -80,6 +80,11 @@ pub struct World {
     /// StatefulSets of the manifests with podManagementPolicy OrderedReady (the default):
     /// ordinal N+1 and its claims are created only once pod N is Running and Ready.
     ordered_ready: std::collections::HashSet<(Side, ObjId)>,
+    /// While the controller loop runs: for each OrderedReady StatefulSet, the ordinals of its
+    /// existing claims that are not Bound, with how many claims each (see
+    /// [`World::waits_for_earlier_ordinal`]): kept as claims change, so the question is not
+    /// a scan of the set's claims per claim.
+    unbound_ordinals: HashMap<(Side, ObjId), std::collections::BTreeMap<i64, u32>>,
     /// The StatefulSets run, with what scaling and deleting them needs.
     statefulsets: Vec<statefulset::SetRecord>,
     /// The running ones, by namespace and name.
@@ -235,6 +240,7 @@ impl World {
             provisioning_events: HashMap::new(),
             podless: Default::default(),
             ordered_ready: Default::default(),
+            unbound_ordinals: HashMap::new(),
             pods: Vec::new(),
             statefulsets: Vec::new(),
             statefulset_by_key: HashMap::new(),
@@ -266,6 +272,16 @@ impl World {
     /// Runs the controller until nothing changes (as its resyncs do), then looks for races.
     pub(crate) fn run(&mut self) {
         self.converged = false;
+        self.unbound_ordinals = HashMap::new();
+        for key in &self.ordered_ready {
+            let mut ordinals = std::collections::BTreeMap::new();
+            for &id in self.claims_of_statefulset(key.0, key.1) {
+                if let Some((_, ordinal)) = self.unbound_ordinal(id) {
+                    *ordinals.entry(ordinal).or_insert(0) += 1;
+                }
+            }
+            self.unbound_ordinals.insert(*key, ordinals);
+        }
         for _ in 0..64 {
             self.index = find_match::VolumeIndex::build(&self.volumes);
             let mut changed = false;
@@ -306,6 +322,7 @@ impl World {
             }
         }
         self.never_created();
+        self.unbound_ordinals = HashMap::new();
         self.index = find_match::VolumeIndex::build(&self.volumes);
         self.mark_races();
         self.find_closest();
@@ -338,17 +355,51 @@ impl World {
         else {
             return false;
         };
-        if !matches!(c.state, ClaimState::Pending(Pending::New))
-            || !self.ordered_ready.contains(&(side, obj))
-        {
+        if !matches!(c.state, ClaimState::Pending(Pending::New)) {
             return false;
         }
-        self.claims_of_statefulset(side, obj).iter().any(|&other| {
-            let o = self.claim(other);
-            o.exists
-                && matches!(o.origin, Origin::Template { ordinal: n, .. } if n < ordinal)
-                && !matches!(o.state, ClaimState::Bound { .. })
-        })
+        // An earlier ordinal's claim that exists and is not Bound.
+        self.unbound_ordinals
+            .get(&(side, obj))
+            .is_some_and(|ordinals| ordinals.range(..ordinal).next().is_some())
+    }
+
+    /// A claim of a StatefulSet's template that exists and is not Bound: the set and ordinal
+    /// it holds back.
+    fn unbound_ordinal(&self, id: ClaimId) -> Option<((Side, ObjId), i64)> {
+        let c = self.claim(id);
+        match c.origin {
+            Origin::Template {
+                side, obj, ordinal, ..
+            } if c.exists && !matches!(c.state, ClaimState::Bound { .. }) => {
+                Some(((side, obj), ordinal))
+            }
+            _ => None,
+        }
+    }
+
+    /// Keeps [`World::unbound_ordinals`] true after claim `id` changed; `before` is what
+    /// [`World::unbound_ordinal`] said before the change.
+    fn track_unbound(&mut self, id: ClaimId, before: Option<((Side, ObjId), i64)>) {
+        let after = self.unbound_ordinal(id);
+        if before == after {
+            return;
+        }
+        if let Some((key, ordinal)) = before {
+            if let Some(ordinals) = self.unbound_ordinals.get_mut(&key) {
+                if let Some(n) = ordinals.get_mut(&ordinal) {
+                    *n -= 1;
+                    if *n == 0 {
+                        ordinals.remove(&ordinal);
+                    }
+                }
+            }
+        }
+        if let Some((key, ordinal)) = after {
+            if let Some(ordinals) = self.unbound_ordinals.get_mut(&key) {
+                *ordinals.entry(ordinal).or_insert(0) += 1;
+            }
+        }
     }
 
     /// Claims of an OrderedReady StatefulSet still waiting for an earlier ordinal when the
@@ -366,12 +417,14 @@ impl World {
     /// Sets a claim's state; the event is recorded once, as the controller emits it on the
     /// transition. Returns whether anything changed.
     fn set_claim(&mut self, id: ClaimId, state: ClaimState, event: Option<Event>) -> bool {
+        let before = self.unbound_ordinal(id);
         let c = &mut self.claims[id.idx()];
         let mut changed = c.state != state;
         c.state = state;
         if let Some(e) = event {
             changed |= push_once(&mut c.events, e);
         }
+        self.track_unbound(id, before);
         changed
     }
 

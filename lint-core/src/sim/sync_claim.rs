@@ -208,6 +208,7 @@ impl World {
         vol.skipped_by_reserved_claim = None;
         self.index_take(v);
         let name = self.volume(v).name.clone();
+        let before = self.unbound_ordinal(id);
         let c = &mut self.claims[id.idx()];
         let changed = !matches!(c.state, ClaimState::Bound { volume, .. } if volume == v)
             || c.volume_name.as_deref() != Some(&name)
@@ -215,6 +216,7 @@ impl World {
         c.volume_name = Some(name);
         c.bind_completed = true;
         c.state = ClaimState::Bound { volume: v, how };
+        self.track_unbound(id, before);
         changed
     }
 }
