@@ -9,7 +9,10 @@
 //! `suppressions`. For rendered input (Helm, Kustomize) the primary location is the template
 //! or source file; the position in the rendered stream is a related location.
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Value};
+use serde_sarif::sarif;
 
 use crate::finding::{Applicability, Finding, Location, Severity};
 use crate::report::Report;
@@ -17,6 +20,14 @@ use crate::rules::Rule;
 
 /// Where docs/rules.md is published; each rule has an anchor named after its id.
 pub const RULES_DOC: &str = "https://github.com/pvlint/pvlint/blob/main/docs/rules.md";
+
+fn level_of(s: Severity) -> sarif::ResultLevel {
+    match s {
+        Severity::Error => sarif::ResultLevel::Error,
+        Severity::Warning => sarif::ResultLevel::Warning,
+        Severity::Info => sarif::ResultLevel::Note,
+    }
+}
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -52,13 +63,28 @@ pub(super) fn fnv(parts: &[&str]) -> String {
     format!("{h:016x}")
 }
 
-fn region(l: &Location) -> Value {
-    json!({
-        "startLine": l.line,
-        "startColumn": l.column,
-        "endLine": l.end_line,
-        "endColumn": l.end_column,
-    })
+fn region(l: &Location) -> sarif::Region {
+    sarif::Region {
+        start_line: Some(l.line.into()),
+        start_column: Some(l.column.into()),
+        end_line: Some(l.end_line.into()),
+        end_column: Some(l.end_column.into()),
+        ..Default::default()
+    }
+}
+
+fn artifact(uri_: String) -> sarif::ArtifactLocation {
+    sarif::ArtifactLocation {
+        uri: Some(uri_),
+        ..Default::default()
+    }
+}
+
+fn text(t: impl Into<String>) -> sarif::Message {
+    sarif::Message {
+        text: Some(t.into()),
+        ..Default::default()
+    }
 }
 
 /// Where an annotation of a rendered finding goes: the template or source file when the host
@@ -81,21 +107,31 @@ fn place(l: &Location) -> Place<'_> {
 }
 
 /// The template or source file a rendered finding came from, as found in the repository.
-fn origin_location(o: &crate::finding::Origin) -> Value {
-    let mut loc = json!({
-        "artifactLocation": { "uri": uri(o.path.as_deref().unwrap_or(&o.file)) },
-    });
-    if let Some(line) = o.line {
-        loc["region"] = json!({ "startLine": line, "startColumn": o.column.unwrap_or(1) });
+fn origin_location(o: &crate::finding::Origin) -> sarif::PhysicalLocation {
+    sarif::PhysicalLocation {
+        artifact_location: Some(artifact(uri(o.path.as_deref().unwrap_or(&o.file)))),
+        region: o.line.map(|line| sarif::Region {
+            start_line: Some(line.into()),
+            start_column: Some(o.column.unwrap_or(1).into()),
+            ..Default::default()
+        }),
+        ..Default::default()
     }
-    loc
 }
 
-fn physical(l: &Location) -> Value {
-    json!({
-        "artifactLocation": { "uri": uri(&l.file) },
-        "region": region(l),
-    })
+fn physical(l: &Location) -> sarif::PhysicalLocation {
+    sarif::PhysicalLocation {
+        artifact_location: Some(artifact(uri(&l.file))),
+        region: Some(region(l)),
+        ..Default::default()
+    }
+}
+
+fn named(o: &crate::finding::Origin) -> sarif::PhysicalLocation {
+    sarif::PhysicalLocation {
+        artifact_location: Some(artifact(uri(&o.file))),
+        ..Default::default()
+    }
 }
 
 fn rule_descriptor(r: &Rule) -> Value {
@@ -132,7 +168,7 @@ fn sentence(s: &str) -> String {
 /// A finding's message: the headline as the first sentence (GitHub shows only that as the
 /// alert's title), then what the cluster does, the help and, for rendered input, where in the
 /// rendered stream it is; as text and as Markdown.
-fn message(f: &Finding) -> Value {
+fn message(f: &Finding) -> sarif::Message {
     let mut text = sentence(&f.message);
     let mut markdown = format!("**{}**", sentence(&f.message));
     if let Some(c) = f.consequence.as_ref().filter(|c| !c.summary.is_empty()) {
@@ -162,49 +198,61 @@ fn message(f: &Finding) -> Value {
         text.push_str(&format!("\n{at}"));
         markdown.push_str(&format!("\n\n{at}"));
     }
-    json!({ "text": text, "markdown": markdown })
+    sarif::Message {
+        text: Some(text),
+        markdown: Some(markdown),
+        ..Default::default()
+    }
 }
 
-fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
-    let mut related: Vec<Value> = Vec::new();
+fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> sarif::Result {
+    let related_location = |id: usize, message: sarif::Message, at: sarif::PhysicalLocation| {
+        sarif::Location {
+            id: Some(id as i64),
+            message: Some(message),
+            physical_location: Some(at),
+            ..Default::default()
+        }
+    };
+    let mut related: Vec<sarif::Location> = Vec::new();
     let primary = match place(&f.location) {
         Place::Origin(o) => {
-            related.push(json!({
-                "id": related.len(),
-                "message": { "text": format!("where {} rendered it", o.tool) },
-                "physicalLocation": physical(&f.location),
-            }));
+            related.push(related_location(
+                related.len(),
+                text(format!("where {} rendered it", o.tool)),
+                physical(&f.location),
+            ));
             origin_location(o)
         }
         Place::Named(o) => {
-            related.push(json!({
-                "id": related.len(),
-                "message": { "text": format!("where {} rendered it", o.tool) },
-                "physicalLocation": physical(&f.location),
-            }));
-            json!({ "artifactLocation": { "uri": uri(&o.file) } })
+            related.push(related_location(
+                related.len(),
+                text(format!("where {} rendered it", o.tool)),
+                physical(&f.location),
+            ));
+            named(o)
         }
         Place::Rendered => physical(&f.location),
     };
-    let mut location = json!({ "physicalLocation": primary });
-    if let Some(o) = &f.object {
-        location["logicalLocations"] = json!([{
-            "name": o.name,
-            "fullyQualifiedName": o.display(),
-            "kind": "object",
-        }]);
-    }
+    let location = sarif::Location {
+        physical_location: Some(primary),
+        logical_locations: f.object.as_ref().map(|o| {
+            vec![sarif::LogicalLocation {
+                name: Some(o.name.to_string()),
+                fully_qualified_name: Some(o.display()),
+                kind: Some("object".to_string()),
+                ..Default::default()
+            }]
+        }),
+        ..Default::default()
+    };
     for r in &f.related {
-        let loc = match place(&r.location) {
+        let at = match place(&r.location) {
             Place::Origin(o) => origin_location(o),
-            Place::Named(o) => json!({ "artifactLocation": { "uri": uri(&o.file) } }),
+            Place::Named(o) => named(o),
             Place::Rendered => physical(&r.location),
         };
-        related.push(json!({
-            "id": related.len(),
-            "message": { "text": r.message },
-            "physicalLocation": loc,
-        }));
+        related.push(related_location(related.len(), text(r.message.as_str()), at));
     }
     let object = f.object.as_ref().map(|o| o.display()).unwrap_or_default();
     let file = match place(&f.location) {
@@ -212,47 +260,64 @@ fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> Value {
         Place::Named(o) => o.file.as_str(),
         Place::Rendered => f.location.file.as_str(),
     };
-    let mut r = json!({
-        "ruleId": f.rule,
-        "level": level(f.severity),
-        "message": message(f),
-        "locations": [location],
-        "partialFingerprints": {
-            "pvlintFinding/v1": fnv(&[&f.rule, file, &object, &f.path]),
-        },
-        "properties": { "family": f.family },
+    let mut r = sarif::Result::builder().message(message(f)).build();
+    r.rule_id = Some(f.rule.to_string());
+    r.level = Some(level_of(f.severity));
+    r.locations = Some(vec![location]);
+    r.partial_fingerprints = Some(BTreeMap::from([(
+        "pvlintFinding/v1".to_string(),
+        fnv(&[&f.rule, file, &object, &f.path]),
+    )]));
+    r.properties = Some(sarif::PropertyBag {
+        tags: None,
+        additional_properties: BTreeMap::from([(
+            "family".to_string(),
+            Value::String(f.family.to_string()),
+        )]),
     });
-    if let Some(i) = rules.iter().position(|r| r.id == f.rule) {
-        r["ruleIndex"] = json!(i);
-    }
+    r.rule_index = rules.iter().position(|r| r.id == f.rule).map(|i| i as i64);
     if !related.is_empty() {
-        r["relatedLocations"] = Value::Array(related);
+        r.related_locations = Some(related);
     }
     if let Some(s) = &f.suggestion {
         if s.applicability == Applicability::Exact && !s.edits.is_empty() {
-            r["fixes"] = json!([{
-                "description": { "text": s.description },
-                "artifactChanges": [{
-                    "artifactLocation": { "uri": uri(&f.location.file) },
-                    "replacements": s.edits.iter().map(|e| json!({
-                        "deletedRegion": {
-                            "startLine": e.line,
-                            "startColumn": e.column,
-                            "endLine": e.end_line,
-                            "endColumn": e.end_column,
-                        },
-                        "insertedContent": { "text": e.replacement },
-                    })).collect::<Vec<_>>(),
-                }],
-            }]);
+            let replacements = s
+                .edits
+                .iter()
+                .map(|e| {
+                    let mut replacement = sarif::Replacement::builder()
+                        .deleted_region(sarif::Region {
+                            start_line: Some(e.line.into()),
+                            start_column: Some(e.column.into()),
+                            end_line: Some(e.end_line.into()),
+                            end_column: Some(e.end_column.into()),
+                            ..Default::default()
+                        })
+                        .build();
+                    replacement.inserted_content = Some(sarif::ArtifactContent {
+                        text: Some(e.replacement.to_string()),
+                        ..Default::default()
+                    });
+                    replacement
+                })
+                .collect::<Vec<_>>();
+            let change = sarif::ArtifactChange::builder()
+                .artifact_location(artifact(uri(&f.location.file)))
+                .replacements(replacements)
+                .build();
+            let mut fix = sarif::Fix::builder().artifact_changes(vec![change]).build();
+            fix.description = Some(text(s.description.as_str()));
+            r.fixes = Some(vec![fix]);
         }
     }
     if suppressed {
-        r["suppressions"] = json!([{
-            "kind": "inSource",
-            "status": "accepted",
-            "justification": "pvlint.io/ignore annotation on the object or its pod template",
-        }]);
+        let mut suppression = sarif::Suppression::builder()
+            .kind(Value::from("inSource"))
+            .build();
+        suppression.status = Some(Value::from("accepted"));
+        suppression.justification =
+            Some("pvlint.io/ignore annotation on the object or its pod template".to_string());
+        r.suppressions = Some(vec![suppression]);
     }
     r
 }
@@ -267,17 +332,14 @@ pub fn sarif(report: &Report) -> String {
 /// [`sarif`], written to `out` as it is produced instead of built in memory.
 pub fn write_sarif(report: &Report, mut out: impl std::io::Write) -> std::io::Result<()> {
     let rules = crate::rules::ALL;
-    // Typed by serde-sarif: what does not fit the SARIF model fails here, not in a consumer.
-    // Each result is typed as soon as it is made: one JSON tree of the whole log took about
-    // 40 times the size of a large input.
+    // Results are built as serde-sarif's types, so the compiler holds them to the SARIF
+    // model (one JSON tree of the whole log took about 40 times the size of a large input,
+    // and typing each result through a JSON value was a third of a large SARIF run).
     let results: Vec<serde_sarif::sarif::Result> = report
         .findings
         .iter()
         .map(|f| result(f, rules, false))
         .chain(report.suppressed.iter().map(|f| result(f, rules, true)))
-        .map(|r| {
-            serde_json::from_value(r).expect("pvlint writes results the serde-sarif model accepts")
-        })
         .collect();
     let log = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
