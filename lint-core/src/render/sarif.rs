@@ -206,14 +206,13 @@ fn message(f: &Finding) -> sarif::Message {
 }
 
 fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> sarif::Result {
-    let related_location = |id: usize, message: sarif::Message, at: sarif::PhysicalLocation| {
-        sarif::Location {
+    let related_location =
+        |id: usize, message: sarif::Message, at: sarif::PhysicalLocation| sarif::Location {
             id: Some(id as i64),
             message: Some(message),
             physical_location: Some(at),
             ..Default::default()
-        }
-    };
+        };
     let mut related: Vec<sarif::Location> = Vec::new();
     let primary = match place(&f.location) {
         Place::Origin(o) => {
@@ -252,7 +251,11 @@ fn result(f: &Finding, rules: &[&Rule], suppressed: bool) -> sarif::Result {
             Place::Named(o) => named(o),
             Place::Rendered => physical(&r.location),
         };
-        related.push(related_location(related.len(), text(r.message.as_str()), at));
+        related.push(related_location(
+            related.len(),
+            text(r.message.as_str()),
+            at,
+        ));
     }
     let object = f.object.as_ref().map(|o| o.display()).unwrap_or_default();
     let file = match place(&f.location) {

@@ -31,6 +31,7 @@ mod implicit_default_class;
 mod invalid_field_value;
 mod invalid_nfs_server;
 mod invalid_suppression;
+mod missing_claim;
 mod multiple_default_storage_classes;
 mod parse_error;
 mod prebound_volume_mismatch;
@@ -96,6 +97,7 @@ pub static ALL: &[&Rule] = &[
     &volume_failed::RULE,
     &volume_released::RULE,
     &volume_will_be_deleted::RULE,
+    &missing_claim::RULE,
 ];
 
 /// Where a rule runs.

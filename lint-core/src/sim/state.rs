@@ -111,6 +111,9 @@ pub use super::events::{Event, EventType, Reason};
 pub enum Assumption {
     /// A StorageClass the input names but does not define exists and provisions volumes.
     ClassExists(Str),
+    /// A PersistentVolumeClaim a pod template mounts (`namespace/name`) and the input does not
+    /// define exists in the cluster, or another tool creates it.
+    ClaimExists(Str),
     /// That class (named as shown: "StorageClass X" or "the cluster's default StorageClass")
     /// gives the volumes it provisions reclaimPolicy Delete, the default: they are deleted with
     /// their claims.

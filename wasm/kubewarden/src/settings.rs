@@ -57,6 +57,12 @@ pub const KEYS: &[&str] = &[
     "cluster",
 ];
 
+/// Rules whose errors at admission may be about an object of the same apply that has not
+/// reached the API server yet: a workload admitted before the claim it mounts
+/// (`kubectl apply -f DIR` applies deployment.yaml before pvc.yaml) waits for it, as the
+/// scheduler does, and runs once it exists. Warned unless `rejectRules` names them.
+pub const WARNED_AT_ADMISSION: &[&str] = &["missing-claim"];
+
 /// What a finding becomes at admission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -157,7 +163,11 @@ impl Settings {
             Verdict::Ignore
         } else if self.warn_rules.contains(rule) {
             Verdict::Warn
-        } else if self.reject_rules.contains(rule) || severity >= self.severity_threshold {
+        } else if self.reject_rules.contains(rule) {
+            Verdict::Reject
+        } else if WARNED_AT_ADMISSION.contains(&rule) {
+            Verdict::Warn
+        } else if severity >= self.severity_threshold {
             Verdict::Reject
         } else {
             Verdict::Warn
@@ -233,6 +243,23 @@ mod tests {
             s.verdict("recycle-policy-deprecated", Severity::Info),
             Verdict::Warn
         );
+    }
+
+    /// A workload admitted before the claim it mounts (`kubectl apply -f DIR` sorts
+    /// deployment.yaml before pvc.yaml) is warned, not refused: it runs once the claim exists.
+    /// `rejectRules` can still refuse it.
+    #[test]
+    fn a_missing_claim_is_warned_at_admission_unless_rejected_by_name() {
+        let s = Settings::default();
+        assert_eq!(s.verdict("missing-claim", Severity::Error), Verdict::Warn);
+        assert_eq!(
+            s.verdict("storage-class-not-found", Severity::Error),
+            Verdict::Reject
+        );
+        let s = Settings::from_value(&json!({"rejectRules": ["missing-claim"]})).unwrap();
+        assert_eq!(s.verdict("missing-claim", Severity::Error), Verdict::Reject);
+        let s = Settings::from_value(&json!({"ignoreRules": ["missing-claim"]})).unwrap();
+        assert_eq!(s.verdict("missing-claim", Severity::Error), Verdict::Ignore);
     }
 
     /// `cluster:` is the CLI's `.pvlint.yaml` section, read by the same reader: it makes the
