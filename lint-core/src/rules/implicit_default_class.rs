@@ -12,7 +12,9 @@ pub const RULE: Rule = Rule {
         what: "Finds claims that leave `storageClassName` out while a volume without a class is there for them: \
                in the same file (matching access modes and volumeMode), or in the same folder with a name that \
                shares a word with the claim's (`mongodb-pv` for `mongodb-pvc`) and that fits it, or chosen by \
-               the claim's selector. On any cluster with a default StorageClass — almost all of them — the \
+               the claim's selector. A class-less volume of the apply set that fits the claim whole, written \
+               elsewhere under an unrelated name (a tutorial's `claim-http` for `nfs-0001`), is taken for it \
+               too, as an assumption the finding names. On any cluster with a default StorageClass — almost all of them — the \
                DefaultStorageClass admission plugin fills in that class when the claim is created.",
         why: "The controller only binds a claim to a volume of the same class, and \"\" is a class of its own: the \
               defaulted claim never binds the class-less volume. It gets a new volume from the default class \
@@ -33,6 +35,12 @@ pub const RULE: Rule = Rule {
                        with a default StorageClass (the default profile's, `--default-class`, or one the input \
                        or the cluster state marks default)",
                 example: "bad.yaml",
+            },
+            Grade {
+                severity: Severity::Warning,
+                when: "no class-less volume is written beside the claim, but one of the apply set fits it \
+                       whole and stays Available: that it was meant for the claim is an assumption",
+                example: "bad-unrelated-names.yaml",
             },
         ],
     },
@@ -76,6 +84,9 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     // A StatefulSet template's claims are one finding, on the template.
     let mut templates_seen = std::collections::HashSet::new();
+    // The class-less volumes of the input that fit a claim of a shape whole.
+    type Shape = (AccessModes, Option<String>, kube::VolumeMode, Str);
+    let mut fitting: HashMap<Shape, Vec<VolumeId>> = HashMap::new();
     for (id, c) in w.claims() {
         if !matches!(
             c.class_source,
@@ -145,6 +156,38 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     .all(|m| m.check() == Check::Capacity && same_file)
             })
             .collect();
+        // None written beside it: any class-less volume of the apply set that fits it whole
+        // (what the simulation shows: the claim gets a new volume, that one stays Available).
+        // That it was meant for the claim is then an assumption, named, and a warning. Found
+        // once per claim shape, not by a scan of the volumes per claim.
+        let (intended, unrelated) =
+            if intended.is_empty() && c.spec.selector.is_none() && !explicit_here {
+                let shape = (
+                    c.spec.modes,
+                    c.spec.request.as_ref().map(|q| q.to_string()),
+                    c.spec.volume_mode,
+                    c.spec.attributes_class.clone(),
+                );
+                let fits = fitting.entry(shape).or_insert_with(|| {
+                    classless
+                        .iter()
+                        .copied()
+                        .filter(|&v| {
+                            source_of(v).is_some()
+                                && crate::binding::fit::match_failures(
+                                    &w.volume(v).spec,
+                                    &c.spec,
+                                    "",
+                                    version,
+                                )
+                                .is_empty()
+                        })
+                        .collect()
+                });
+                (fits.clone(), true)
+            } else {
+                (intended, false)
+            };
         let Some(&pv_id) = intended.first() else {
             continue;
         };
@@ -179,6 +222,16 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let f = sink.report(ctx, view.obj, &field, headline);
         let mut cons = ctx.claim_consequence(id);
+        if unrelated {
+            f.severity(Severity::Warning);
+            cons.assumptions.push(Str::from(
+                Assumption::MeantFor {
+                    claim: Str::from(c.key.to_string()),
+                    volume: pv.name.clone(),
+                }
+                .describe(),
+            ));
+        }
         if let (Some(cap), Some(req)) = (&pv.spec.capacity, &c.spec.request) {
             if cap < req {
                 cons.summary.push_str(&format!(

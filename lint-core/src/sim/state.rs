@@ -111,6 +111,9 @@ pub use super::events::{Event, EventType, Reason};
 pub enum Assumption {
     /// A StorageClass the input names but does not define exists and provisions volumes.
     ClassExists(Str),
+    /// A claim without a class (`namespace/name`) is meant for a class-less static volume of
+    /// the apply set that fits it, though nothing written says so (no shared file or word).
+    MeantFor { claim: Str, volume: Str },
     /// A PersistentVolumeClaim a pod template mounts (`namespace/name`) and the input does not
     /// define exists in the cluster, or another tool creates it.
     ClaimExists(Str),

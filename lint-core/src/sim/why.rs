@@ -9,6 +9,7 @@ impl Assumption {
     /// The assumption in words.
     pub fn describe(&self) -> String {
         match self {
+            Assumption::MeantFor { claim, volume } => format!("claim {claim} is meant for volume {volume}, which has no class and fits it, though neither names the other"),
             Assumption::ClaimExists(c) => format!("PersistentVolumeClaim {c}, which the input does not define, exists in the cluster or another tool creates it (pass --cluster-state or --complete to check)"),
             Assumption::ClassExists(c) => match crate::drivers::platform_class(c) {
                 Some(pc) => format!("StorageClass {c}, which the input does not define, exists in the cluster and is, by its name, {} (provisioner {}) (pass --cluster-state or --complete to check)", pc.installed_by, pc.provisioner),

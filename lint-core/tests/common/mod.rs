@@ -5,7 +5,8 @@
 //! `# pvlint: --kube-version 1.23 --complete --default-class standard --no-default-class`,
 //! the cluster profile's `--nodes one|several|zones`, `--same-cluster`, `--snapshotter 8.2`
 //! and `--feature-gates NAME=BOOL,...`, and `--cluster-state FILE` (relative to the fixture). `X.cluster.yaml` next to `X.yaml` is
-//! its cluster state too. A header that starts with `cluster` runs the fixture as
+//! its cluster state too, and `X.also.yaml` a second manifest file applied with it (as
+//! `kubectl apply -f DIR` applies the files of a folder). A header that starts with `cluster` runs the fixture as
 //! `pvlint cluster` does (an audit of the cluster state's own objects):
 //! `# pvlint: cluster --cluster-state bad.yaml` audits the fixture itself as a live cluster.
 
@@ -32,7 +33,9 @@ pub struct Case {
 
 fn is_input(p: &Path) -> bool {
     let n = p.file_name().unwrap().to_string_lossy();
-    (n.ends_with(".yaml") || n.ends_with(".json")) && !n.ends_with(".cluster.yaml")
+    (n.ends_with(".yaml") || n.ends_with(".json"))
+        && !n.ends_with(".cluster.yaml")
+        && !n.ends_with(".also.yaml")
 }
 
 /// The `# pvlint:` header of a fixture, as options and a cluster-state path.
@@ -123,14 +126,27 @@ pub fn case(path: &Path) -> Case {
             fs::read_to_string(&c).unwrap(),
         ));
     }
+    let mut sources = if itself {
+        Vec::new()
+    } else {
+        vec![Source::new(rel.clone(), text)]
+    };
+    let also = path.with_extension("also.yaml");
+    if also.exists() {
+        let name = also
+            .strip_prefix(root())
+            .unwrap_or(&also)
+            .display()
+            .to_string();
+        sources.push(Source::new(
+            name.trim_start_matches("lint-core/tests/fixtures/"),
+            fs::read_to_string(&also).unwrap(),
+        ));
+    }
     Case {
-        name: rel.clone(),
+        name: rel,
         request: Request {
-            sources: if itself {
-                Vec::new()
-            } else {
-                vec![Source::new(rel, text)]
-            },
+            sources,
             cluster,
             options,
             audit,
