@@ -50,13 +50,23 @@ impl Progress {
             let began = Instant::now();
             let mut wait = delay();
             let mut drawn = false;
-            // Until stopped (or the run is gone): then clear what was drawn.
-            while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
+            let draw = || {
                 let what = shown.lock().map(|s| s.clone()).unwrap_or_default();
                 let secs = began.elapsed().as_secs();
                 let mut err = std::io::stderr().lock();
                 let _ = write!(err, "\r\x1b[2Kpvlint: {what} ({secs} s)");
                 let _ = err.flush();
+            };
+            // No delay (PVLINT_PROGRESS_AFTER_MS=0): drawn at once, even when the run ends
+            // before this thread first runs (its end waits for the thread).
+            if wait.is_zero() {
+                draw();
+                drawn = true;
+                wait = Duration::from_millis(500);
+            }
+            // Until stopped (or the run is gone): then clear what was drawn.
+            while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
+                draw();
                 drawn = true;
                 wait = Duration::from_millis(500);
             }
