@@ -27,7 +27,7 @@ wasm-bindgen --target no-modules --out-dir "$glue" "$wasm"
 opt=wasm/playground/node_modules/.bin/wasm-opt
 if [ -x "$opt" ]; then
   for f in wasm/pkg/pvlint_wasm_bg.wasm "$glue/pvlint_wasm_bg.wasm"; do
-    "$opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --strip-debug --strip-producers "$f" -o "$f"
+    "$opt" -Oz --converge --enable-bulk-memory --enable-nontrapping-float-to-int --strip-debug --strip-producers "$f" -o "$f"
   done
 else
   echo "note: wasm-opt not found (run npm ci in wasm/playground); the module is not size-optimised" >&2
