@@ -332,7 +332,7 @@ pub fn sarif(report: &Report) -> String {
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
-/// [`sarif`], written to `out` as it is produced instead of built in memory.
+/// [`sarif()`], written to `out` as it is produced instead of built in memory.
 pub fn write_sarif(report: &Report, mut out: impl std::io::Write) -> std::io::Result<()> {
     let rules = crate::rules::ALL;
     // Results are built as serde-sarif's types, so the compiler holds them to the SARIF
