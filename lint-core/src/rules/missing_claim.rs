@@ -67,9 +67,18 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         })
         .filter_map(|(_, o)| o.namespace.as_deref())
         .collect();
+    // The claims of each namespace, found once (not per missing claim).
+    let mut names_by_ns: std::collections::HashMap<&str, Vec<&str>> = Default::default();
+    for c in ix.accepted_pvcs() {
+        names_by_ns
+            .entry(c.namespace.as_str())
+            .or_default()
+            .push(c.name.as_str());
+    }
     // Infos (a claim assumed to be made elsewhere) come once per claim: the first workload
     // that mounts it, with the others as related places.
     let mut assumed: Vec<(ClaimKey<'_>, Vec<Mount<'_>>)> = Vec::new();
+    let mut assumed_at: std::collections::HashMap<ClaimKey<'_>, usize> = Default::default();
     for w in ix.accepted_workloads() {
         let runs_no_pod = matches!(w.pods, PodCount::Fixed { count, .. } if count <= 0)
             || (w.kind == WorkloadKind::CronJob && w.suspended);
@@ -86,13 +95,21 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             {
                 continue;
             }
-            let near = near_claim(ix, &w.namespace, name);
+            let near = near_claim(
+                names_by_ns
+                    .get(w.namespace.as_str())
+                    .map_or(&[][..], Vec::as_slice),
+                name,
+            );
             let sure = ctx.cluster_known() && !custom.contains(w.namespace.as_str());
             if !sure && near.is_none() {
                 let key = (w.namespace.as_str(), name);
-                match assumed.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, uses)) => uses.push((w, &u.claim.field)),
-                    None => assumed.push((key, vec![(w, &u.claim.field)])),
+                match assumed_at.get(&key) {
+                    Some(&i) => assumed[i].1.push((w, &u.claim.field)),
+                    None => {
+                        assumed_at.insert(key, assumed.len());
+                        assumed.push((key, vec![(w, &u.claim.field)]));
+                    }
                 }
                 continue;
             }
@@ -184,15 +201,16 @@ type ClaimKey<'a> = (&'a str, &'a str);
 /// A workload and the claimName field where it mounts a claim.
 type Mount<'a> = (&'a Workload, &'a Field);
 
-/// A claim of `namespace` in the apply set whose name is likely the one meant by `name`: a
-/// typo away (as `schema::suggest` judges typos), else the one claim whose name starts with
-/// `name-` or ends with `-name` (`app` for `app-data`).
-fn near_claim<'a>(ix: &'a crate::index::Index, namespace: &str, name: &str) -> Option<&'a str> {
-    let names: Vec<&str> = ix
-        .accepted_pvcs()
-        .filter(|c| c.namespace.as_str() == namespace)
-        .map(|c| c.name.as_str())
-        .collect();
+/// A claim among `names` (those of the workload's namespace in the apply set) whose name is
+/// likely the one meant by `name`: a typo away (as `schema::suggest` judges typos), else the
+/// one claim whose name starts with `name-` or ends with `-name` (`app` for `app-data`). A
+/// namespace of more than `NEAR_LIMIT` claims is not searched (the search is per missing
+/// claim): its findings are infos without a did-you-mean.
+fn near_claim<'a>(names: &[&'a str], name: &str) -> Option<&'a str> {
+    const NEAR_LIMIT: usize = 1_000;
+    if names.len() > NEAR_LIMIT {
+        return None;
+    }
     crate::schema::suggest(name, names.iter().copied()).or_else(|| {
         let mut around = names.iter().copied().filter(|n| {
             n.strip_prefix(name)
