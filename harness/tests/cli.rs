@@ -262,6 +262,54 @@ fn directories_are_walked_recursively_and_sorted() {
     assert_eq!(v["summary"]["sources"], 1, "{}", stdout(&o));
 }
 
+/// A Chainsaw test's files (kyverno/chainsaw: `Test.spec.steps[].try[].assert.file`) hold
+/// partial objects to wait for, which no apply sends: they are not linted, and the summary
+/// says so (as ripgrep says what it ignores) and names them in the JSON report.
+#[test]
+fn test_suite_assertions_are_skipped_and_named() {
+    let dir = Scratch::new("cli-chainsaw");
+    let t = dir.join("e2e/pvc-bound");
+    std::fs::create_dir_all(&t).unwrap();
+    std::fs::write(
+        t.join("chainsaw-test.yaml"),
+        "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: pvc-bound\nspec:\n  steps:\n  - try:\n    - assert:\n        file: assert-bound.yaml\n",
+    )
+    .unwrap();
+    // A status-only claim: applied, the API server would reject it (no spec.accessModes).
+    std::fs::write(
+        t.join("assert-bound.yaml"),
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nstatus:\n  phase: Bound\n",
+    )
+    .unwrap();
+    let o = run(&["lint", "--color", "never", dir.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(!out.contains("error["), "{out}");
+    assert!(
+        out.contains(
+            "skipped: 1 test-suite file (not applied: a Chainsaw test's assert or error file):"
+        ) && out.trim_end().ends_with("e2e/pvc-bound/assert-bound.yaml"),
+        "{out}"
+    );
+    let o = run(&["lint", "--format", "json", dir.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["skipped"][0]["why"],
+        "chainsawAssertion",
+        "{}",
+        stdout(&o)
+    );
+    assert!(v["skipped"][0]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("assert-bound.yaml"));
+    // Without the Test that names it, the same file is an apply, and rejected.
+    std::fs::remove_file(t.join("chainsaw-test.yaml")).unwrap();
+    let o = run(&["lint", "--color", "never", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("skipped:"));
+}
+
 /// `pvlint lint` with no path lints the working directory, naming its files as found there
 /// (`k8s/claim.yaml`, as ripgrep names them); `--enable`/`--disable` turn rules on and off
 /// over the settings file, and an unknown rule id says what was meant.

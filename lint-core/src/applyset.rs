@@ -15,6 +15,13 @@
 //! - standard input (one Helm release's rendered stream, say) is one set;
 //! - `--together` makes the whole input one set, `--each-file` each file one.
 //!
+//! Files a test framework reads as expectations are applied by nothing, and belong to no set:
+//! the `assert` and `error` files a Chainsaw `Test` names (chainsaw.kyverno.io, its
+//! `spec.steps[].try|catch|finally[].assert|error.file`), and kuttl's and Chainsaw's
+//! conventional `NN-assert*.yaml` / `NN-errors*.yaml` next to numbered step files. They hold
+//! partial objects (a status to wait for), which linted as applies would be rejected objects.
+//! The report names them ([`Skipped`]).
+//!
 //! Sets are ordered by their first source; a source's position in the request is its id.
 
 use std::collections::{HashMap, HashSet};
@@ -64,8 +71,190 @@ fn is_stdin(name: &str) -> bool {
     name == "<stdin>" || name == "-"
 }
 
+/// A source no apply set holds, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Skipped {
+    pub file: String,
+    pub why: SkipReason,
+}
+
+/// Why a source is not applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SkipReason {
+    /// A Chainsaw test's assert or error file (named by its `Test`).
+    ChainsawAssertion,
+    /// A file a Chainsaw test applies, creates, patches or updates: chainsaw evaluates its
+    /// `(...)` expressions first, and patches and updates are partial objects.
+    ChainsawStep,
+    /// A kuttl (or Chainsaw conventional) test step's `NN-assert` / `NN-errors` file.
+    KuttlAssertion,
+}
+
+impl SkipReason {
+    /// In words, for a summary.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SkipReason::ChainsawAssertion => "a Chainsaw test's assert or error file",
+            SkipReason::ChainsawStep => {
+                "a file a Chainsaw test applies after evaluating its expressions"
+            }
+            SkipReason::KuttlAssertion => "a kuttl test step's assert or errors file",
+        }
+    }
+}
+
 /// Splits `sources` into apply sets (see the module docs).
 pub fn partition(sources: &[Source], grouping: Grouping) -> Vec<ApplySet> {
+    partition_skipping(sources, grouping).0
+}
+
+/// [`partition`], and the sources it leaves out (test assertions), in input order.
+pub fn partition_skipping(sources: &[Source], grouping: Grouping) -> (Vec<ApplySet>, Vec<Skipped>) {
+    let skipped = assertions(sources);
+    let mut sets = partition_all(sources, grouping);
+    if !skipped.is_empty() {
+        let out: HashSet<usize> = skipped.iter().map(|(i, _)| *i).collect();
+        for s in &mut sets {
+            s.sources.retain(|i| !out.contains(i));
+        }
+        sets.retain(|s| !s.sources.is_empty());
+    }
+    let skipped = skipped
+        .into_iter()
+        .map(|(i, why)| Skipped {
+            file: sources[i].name.to_string(),
+            why,
+        })
+        .collect();
+    (sets, skipped)
+}
+
+/// The sources a test framework reads as expectations (see the module docs).
+fn assertions(sources: &[Source]) -> Vec<(usize, SkipReason)> {
+    let mut out: Vec<(usize, SkipReason)> = Vec::new();
+    let by_name: HashMap<String, usize> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (kustomize::normalize(s.name.as_str()), i))
+        .collect();
+    let base = |name: &str| name.rsplit(['/', '\\']).next().unwrap_or(name).to_string();
+    let numbered = |file: &str| {
+        let digits = file.chars().take_while(char::is_ascii_digit).count();
+        digits > 0 && file[digits..].starts_with('-')
+    };
+    // Directories with a numbered step file (kuttl's and Chainsaw's conventional tests).
+    let mut step_dirs: HashMap<String, usize> = HashMap::new();
+    for s in sources {
+        let name = kustomize::normalize(s.name.as_str());
+        if numbered(&base(&name)) {
+            *step_dirs.entry(kustomize::parent(&name)).or_default() += 1;
+        }
+    }
+    for (i, s) in sources.iter().enumerate() {
+        let name = kustomize::normalize(s.name.as_str());
+        let file = base(&name);
+        // kuttl: `00-assert.yaml`, `01-errors.yaml`; Chainsaw's conventional names too.
+        if numbered(&file)
+            && step_dirs
+                .get(&kustomize::parent(&name))
+                .is_some_and(|&n| n > 1)
+        {
+            let rest = file
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim_start_matches('-');
+            if rest.starts_with("assert") || rest.starts_with("error") {
+                out.push((i, SkipReason::KuttlAssertion));
+                continue;
+            }
+        }
+        if !s.text.contains("chainsaw.kyverno.io/") {
+            continue;
+        }
+        let dir = kustomize::parent(&name);
+        for doc in crate::yaml::parse_stream(&s.text).0 {
+            let Some(root) = doc.root else { continue };
+            if !root
+                .get("apiVersion")
+                .and_then(|v| v.as_str())
+                .is_some_and(|v| v.starts_with("chainsaw.kyverno.io/"))
+                || root.get("kind").and_then(|v| v.as_str()) != Some("Test")
+            {
+                continue;
+            }
+            let steps = root
+                .at("spec.steps")
+                .and_then(|n| n.as_seq())
+                .unwrap_or_default();
+            for step in steps {
+                for block in ["try", "catch", "finally"] {
+                    for op in step.get(block).and_then(|n| n.as_seq()).unwrap_or_default() {
+                        for (name, kind) in op
+                            .as_map()
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|e| (e.key.as_str(), &e.value))
+                        {
+                            let Some(f) = kind.get("file").and_then(|f| f.as_str()) else {
+                                continue;
+                            };
+                            let why = match name {
+                                "assert" | "error" => SkipReason::ChainsawAssertion,
+                                _ => SkipReason::ChainsawStep,
+                            };
+                            let target = kustomize::normalize(&if dir.is_empty() {
+                                f.to_string()
+                            } else {
+                                format!("{dir}/{f}")
+                            });
+                            if target.contains('*') {
+                                let (tdir, pattern) =
+                                    target.rsplit_once('/').unwrap_or(("", &target));
+                                for (n, &j) in &by_name {
+                                    if kustomize::parent(n) == tdir && glob_match(pattern, &base(n))
+                                    {
+                                        out.push((j, why));
+                                    }
+                                }
+                            } else if let Some(&j) = by_name.get(&target) {
+                                out.push((j, why));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|(i, _)| *i);
+    out.dedup_by_key(|(i, _)| *i);
+    out
+}
+
+/// A file name matched against a pattern whose only wildcard is `*`.
+fn glob_match(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if parts.len() == 1 {
+        return pattern == name;
+    }
+    if !name.starts_with(first)
+        || !name[first.len()..].ends_with(last)
+        || name.len() < first.len() + last.len()
+    {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(at) => rest = &rest[at + mid.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+fn partition_all(sources: &[Source], grouping: Grouping) -> Vec<ApplySet> {
     let all = || (0..sources.len()).collect::<Vec<_>>();
     let mut sets = match grouping {
         Grouping::Together => vec![ApplySet {
@@ -190,5 +379,44 @@ mod tests {
         );
         assert_eq!(partition(&sources, Grouping::Together).len(), 1);
         assert_eq!(partition(&sources, Grouping::EachFile).len(), sources.len());
+    }
+
+    /// Chainsaw (kyverno/chainsaw, `Test.spec.steps[].try[].assert.file`) and kuttl
+    /// (`NN-assert.yaml` beside numbered steps) expectation files are applied by nothing.
+    #[test]
+    fn test_framework_assertions_belong_to_no_set() {
+        let test = "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: t\nspec:\n  steps:\n  - try:\n    - apply:\n        file: create.yaml\n    - assert:\n        file: assert-ready.yaml\n    catch:\n    - error:\n        file: errors/*.yaml\n";
+        let sources = vec![
+            Source::new("e2e/t/chainsaw-test.yaml", test),
+            Source::new("e2e/t/create.yaml", ""),
+            Source::new("e2e/t/assert-ready.yaml", ""),
+            Source::new("e2e/t/errors/no-pod.yaml", ""),
+            Source::new("kuttl/t/00-install.yaml", ""),
+            Source::new("kuttl/t/00-assert.yaml", ""),
+            Source::new("kuttl/t/01-errors.yaml", ""),
+            // A numbered file alone in its directory is no test step.
+            Source::new("docs/01-assert.yaml", ""),
+        ];
+        let (sets, skipped) = partition_skipping(&sources, Grouping::Directory);
+        assert_eq!(
+            skipped
+                .iter()
+                .map(|s| (s.file.as_str(), s.why))
+                .collect::<Vec<_>>(),
+            vec![
+                ("e2e/t/create.yaml", SkipReason::ChainsawStep),
+                ("e2e/t/assert-ready.yaml", SkipReason::ChainsawAssertion),
+                ("e2e/t/errors/no-pod.yaml", SkipReason::ChainsawAssertion),
+                ("kuttl/t/00-assert.yaml", SkipReason::KuttlAssertion),
+                ("kuttl/t/01-errors.yaml", SkipReason::KuttlAssertion),
+            ]
+        );
+        let held: Vec<usize> = sets.iter().flat_map(|s| s.sources.clone()).collect();
+        assert_eq!(held, vec![0, 4, 7]);
+        assert!(
+            glob_match("*.yaml", "a.yaml")
+                && glob_match("assert-*", "assert-x")
+                && !glob_match("a*b", "ac")
+        );
     }
 }

@@ -45,6 +45,9 @@ pub struct Report {
     /// Findings a `pvlint.io/ignore` annotation suppressed, in the same form.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub suppressed: Vec<Finding>,
+    /// Sources no apply set holds: files a test framework reads as expectations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<crate::applyset::Skipped>,
     pub summary: Summary,
 }
 

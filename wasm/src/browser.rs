@@ -145,7 +145,10 @@ export interface ApplySet { kind: "directory" | "kustomization" | "file" | "all"
 /** `suppressed`: findings silenced by `# pvlint: ignore` comments or the config file. */
 export interface Summary { errors: number; warnings: number; infos: number; sources: number; documents: number; objects: number; suppressed?: number }
 /** `pvlint lint --format json` (docs/json-schema.md). */
-export interface Report { schema: "pvlint/v1"; version: string; options: EffectiveOptions; profile: Profile; applySets: ApplySet[]; findings: Finding[]; suppressed?: Finding[]; summary: Summary }
+/** A source no apply set holds: a file a test framework reads (Chainsaw, kuttl), not applied. */
+export interface Skipped { file: string; why: SkipReason }
+export type SkipReason = "chainsawAssertion" | "chainsawStep" | "kuttlAssertion";
+export interface Report { schema: "pvlint/v1"; version: string; options: EffectiveOptions; profile: Profile; applySets: ApplySet[]; findings: Finding[]; suppressed?: Finding[]; skipped?: Skipped[]; summary: Summary }
 /** Where an object of the inputs is. */
 export interface Located { object: ObjectRef; file: string; line: number }
 export interface Origin { kind: "cluster" | "manifest" | "statefulset" | "provisioned"; object?: ObjectRef; file?: string; line?: number; ordinal?: number }
@@ -181,7 +184,7 @@ export interface ClaimOutcome {
 }
 /** An outcome another timing gives (`simulate`): the claims whose volume differs. */
 export interface Alternative { why: string; bindings: { claim: string; volume: string | null }[] }
-export type StorageFate = "kept" | "provisioned" | "deleted" | "leftToProvisioner" | "recycled" | "deleteFailed" | "recycleFailed" | "leaked";
+export type StorageFate = "kept" | "provisioned" | "deleted" | "leftToProvisioner" | "archived" | "recycled" | "deleteFailed" | "recycleFailed" | "leaked";
 export interface VolumeOutcome {
   name: string; origin: Origin; phase: VolumePhase; gone: boolean;
   /** Being deleted, and a finalizer keeps the object (pv-protection while Bound). */

@@ -37,27 +37,33 @@ struct Run {
 }
 
 pub(crate) fn lint_request(req: &Request) -> Report {
-    let sets = applyset::partition(&req.sources, req.grouping());
-    lint_loaded(req, &sets, None)
+    let (sets, skipped) = applyset::partition_skipping(&req.sources, req.grouping());
+    lint_loaded(req, &sets, skipped, None)
 }
 
 /// [`lint_request`], with each source's text dropped once the objects are read from it (see
 /// [`crate::api::lint_and_drop_texts`]): for a request whose input is one apply set.
 pub(crate) fn lint_request_dropping_texts(req: &mut Request) -> Report {
-    let sets = applyset::partition(&req.sources, req.grouping());
+    let (sets, skipped) = applyset::partition_skipping(&req.sources, req.grouping());
     if req.audit || req.each_file || sets.len() != 1 || sets[0].sources.len() != req.sources.len() {
-        return lint_loaded(req, &sets, None);
+        return lint_loaded(req, &sets, skipped, None);
     }
     let loaded = index::Index::load(&req.sources);
     for s in &mut req.sources {
         s.drop_text();
     }
-    lint_loaded(req, &sets, Some(loaded))
+    lint_loaded(req, &sets, skipped, Some(loaded))
 }
 
 /// Lints `req`, apply set by apply set; `loaded` is its manifests' index,
 /// [loaded](index::Index::load) already (for a request that is one apply set, not an audit).
-fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index::Index>) -> Report {
+/// `skipped`: the sources no set holds (test assertions), named in the report.
+fn lint_loaded(
+    req: &Request,
+    sets: &[applyset::ApplySet],
+    skipped: Vec<applyset::Skipped>,
+    loaded: Option<index::Index>,
+) -> Report {
     let mut cluster = index::Index::build_for(&req.cluster, req.options.target());
     let cluster_given = !req.cluster.is_empty();
     let profile = profile::resolve(&req.options, &profile::state_facts(&req.cluster, &cluster));
@@ -182,6 +188,7 @@ fn lint_loaded(req: &Request, sets: &[applyset::ApplySet], loaded: Option<index:
             .collect(),
         findings: all.findings.into_iter().map(Finding::from).collect(),
         suppressed: all.suppressed.into_iter().map(Finding::from).collect(),
+        skipped,
         summary,
     }
 }

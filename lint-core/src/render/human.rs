@@ -357,7 +357,29 @@ pub fn human(report: &Report, sources: &[Source], opts: HumanOptions) -> String 
         plural(s.documents, "document", "documents"),
         plural(s.objects, "object", "objects"),
     );
+    skipped_line(&mut out, &report.skipped);
     out
+}
+
+/// The sources no apply set holds, said once after the summary: as ripgrep says what it
+/// ignores.
+fn skipped_line(out: &mut String, skipped: &[crate::applyset::Skipped]) {
+    let Some(first) = skipped.first() else {
+        return;
+    };
+    let files = match skipped.len() {
+        1 => first.file.clone(),
+        n => format!("{} and {} more", first.file, n - 1),
+    };
+    let mut reasons: Vec<&str> = skipped.iter().map(|s| s.why.describe()).collect();
+    reasons.sort_unstable();
+    reasons.dedup();
+    let _ = writeln!(
+        out,
+        "skipped: {} (not applied: {}): {files}",
+        plural(skipped.len(), "test-suite file", "test-suite files"),
+        reasons.join("; ")
+    );
 }
 
 /// One line per finding, `FILE:LINE:COL: SEVERITY[RULE] HEADLINE` (what editors' error formats

@@ -88,6 +88,9 @@ async function outputs() {
   // `helm template` output: findings name the template in location.origin.
   const helm = "---\n# Source: mydb/templates/pvc.yaml\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, uid: 3d65a636-f4c3-4c49-b957-c45673f48bc6}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n";
   values.push(["Report", pv.lint([{ name: "rendered.yaml", text: helm }])]);
+  // A Chainsaw test's files are applied by nothing pvlint models: the report names them.
+  const chainsaw = "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: t\nspec:\n  steps:\n  - try:\n    - assert:\n        file: assert.yaml\n";
+  values.push(["Report", pv.lint([{ name: "t/chainsaw-test.yaml", text: chainsaw }, { name: "t/assert.yaml", text: "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nstatus:\n  phase: Bound\n" }])]);
   return values;
 }
 
