@@ -185,6 +185,7 @@ pub struct StorageClass {
     pub is_default: Option<Field>,
     /// metadata.creationTimestamp, when the object comes from a cluster.
     pub created: Option<Str>,
+    pub delete_params: crate::drivers::DeleteParams,
 }
 
 #[derive(Debug, Clone)]
@@ -559,6 +560,7 @@ pub(crate) fn read_storage_class(obj: &Object, id: ObjId, r: &mut Reader<'_>) ->
         wait_for_first_consumer: mode.is_some_and(|m| m.value == "WaitForFirstConsumer"),
         is_default,
         created: r.string("metadata.creationTimestamp").map(|s| s.value),
+        delete_params: crate::drivers::DeleteParams::read(obj.root().get("parameters")),
     }
 }
 

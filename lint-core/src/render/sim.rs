@@ -114,6 +114,11 @@ fn state(
                     v.storage.by.as_deref().unwrap_or("the provisioner"),
                     v.backing
                 ),
+                "archived" => format!(
+                    "archived by {} (renamed archived-<directory>): {}",
+                    v.storage.by.as_deref().unwrap_or("the provisioner"),
+                    v.backing
+                ),
                 "recycled" => format!("recycled (wiped): {}", v.backing),
                 "provisioned" => format!(
                     "new, provisioned by {}",

@@ -403,14 +403,28 @@ pub(crate) enum DataFate {
     Volumes(Vec<Str>),
     /// The class is not known: its reclaim policy is assumed to be Delete.
     Assumed { class: String, assumption: Str },
+    /// The volume's deleter renames its directory to `archived-<directory>` instead
+    /// (nfs-subdir-external-provisioner's archiveOnDelete, csi-driver-nfs's onDelete): the
+    /// data stays on the server, no longer mounted by anything. The deleter's name.
+    Archived(Str),
 }
 
 impl DataFate {
+    /// The deleter that archives the data rather than deleting it.
+    pub fn archived_by(&self) -> Option<&Str> {
+        match self {
+            DataFate::Archived(p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// Why the data goes, as a clause ("StorageClass fast provisions volumes with reclaimPolicy
     /// Delete"), and the assumption it rests on.
     pub fn why(&self) -> Option<(String, Option<Str>)> {
         Some(match self {
             DataFate::Deleted(why) => (why.clone(), None),
+            // Not deleted: said by [`DataFate::archived_by`].
+            DataFate::Archived(_) => return None,
             DataFate::Volumes(names) => (
                 match names.as_slice() {
                     [one] => format!("PersistentVolume {one} has reclaimPolicy Delete"),
@@ -438,8 +452,12 @@ impl Context<'_> {
         let c = w.claim(id);
         if let ClaimState::Bound { volume, .. } = &c.state {
             let v = w.volume(*volume);
-            if !w.if_released(*volume, false).storage.is_deleted() {
-                return None;
+            match w.if_released(*volume, false).storage {
+                sim::Storage::Archived { provisioner } => {
+                    return Some(DataFate::Archived(provisioner))
+                }
+                s if !s.is_deleted() => return None,
+                _ => {}
             }
             if !matches!(v.origin, sim::Origin::Provisioned { .. }) {
                 return Some(DataFate::Volumes(vec![v.name.clone()]));
@@ -452,6 +470,18 @@ impl Context<'_> {
             || class.provisioner.as_deref() == Some(crate::kube::NO_PROVISIONER)
         {
             return None;
+        }
+        // What the class's provisioner does with the storage it deleted, by its parameters.
+        if class.is_defined() {
+            if let Some(p) = class.provisioner.as_deref() {
+                match crate::drivers::delete_action(p, None, Some(&class.delete_params)) {
+                    Some(crate::drivers::DeleteAction::Archives) => {
+                        return Some(DataFate::Archived(Str::from(p)))
+                    }
+                    Some(crate::drivers::DeleteAction::Keeps(_)) => return None,
+                    _ => {}
+                }
+            }
         }
         // A class known only by name (`--default-class`), or the profile's unnamed default, has
         // a reclaim policy pvlint does not know: Delete, the default, is assumed.

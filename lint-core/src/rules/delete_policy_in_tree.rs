@@ -72,6 +72,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             | Storage::Provisioned { .. }
             | Storage::Deleted { .. }
             | Storage::LeftToProvisioner { .. }
+            | Storage::Archived { .. }
+            | Storage::KeptByProvisioner { .. }
             | Storage::Recycled
             | Storage::RecycleFailed { .. }
             | Storage::Leaked => "when its claim is deleted the storage stays".to_string(),
@@ -82,6 +84,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             | Storage::Provisioned { .. }
             | Storage::Deleted { .. }
             | Storage::LeftToProvisioner { .. }
+            | Storage::Archived { .. }
+            | Storage::KeptByProvisioner { .. }
             | Storage::Recycled
             | Storage::DeleteFailed { .. }
             | Storage::RecycleFailed { .. } => "if the PV is deleted before its claim, its finalizer holds it until the storage is dealt with".to_string(),

@@ -59,7 +59,7 @@ fn is_pvc_uid_name(name: &str) -> bool {
 /// The volume names, by claimRef with its UID, a claim of the cluster state: this cluster's
 /// claim, so the volume was provisioned (or bound) here — the external-provisioner creating a
 /// PV for a Pending claim sets exactly these signals, and an admission policy must let it.
-fn provisioned_here(w: &crate::sim::World, vid: crate::sim::VolumeId) -> bool {
+pub(super) fn provisioned_here(w: &crate::sim::World, vid: crate::sim::VolumeId) -> bool {
     let Some(cr) = &w.volume(vid).claim_ref else {
         return false;
     };
@@ -80,32 +80,60 @@ fn provisioned_here(w: &crate::sim::World, vid: crate::sim::VolumeId) -> bool {
         })
 }
 
+/// The marks an export carries that a hand-written PersistentVolume does not: two of them
+/// make a volume imported (one hand-set annotation is not evidence of an export).
+pub(super) fn export_signals(pv: &crate::model::Pv) -> Vec<String> {
+    let mut signals = Vec::new();
+    if let Some(p) = &pv.provisioned_by {
+        signals.push(format!("{}: {}", kube::ANN_PROVISIONED_BY, p.value));
+    }
+    if pv
+        .source
+        .as_ref()
+        .is_some_and(|s| s.has_provisioner_identity)
+    {
+        signals.push(format!(
+            "volumeAttributes.{}",
+            kube::CSI_PROVISIONER_IDENTITY
+        ));
+    }
+    if is_pvc_uid_name(&pv.name) {
+        signals.push("a dynamically provisioned name (pvc-<uid>)".into());
+    }
+    if pv.claim_ref.as_ref().is_some_and(|c| c.uid.is_some()) {
+        signals.push("spec.claimRef.uid".into());
+    }
+    if pv.meta.uid.is_some() {
+        signals.push("metadata.uid".into());
+    }
+    signals
+}
+
+/// The deleter of a volume's storage, when the input and the cluster state do not show it
+/// running in this cluster: that it does is an assumption.
+pub(super) fn deleter_assumptions(w: &crate::sim::World, pv: &crate::model::Pv) -> Vec<Str> {
+    let deleter = pv
+        .source
+        .as_ref()
+        .and_then(|s| s.csi_driver.clone())
+        .or_else(|| pv.provisioned_by.as_ref().map(|p| p.value.clone()));
+    match &deleter {
+        Some(d)
+            if w.csi_driver(d).is_none()
+                && !w.classes().iter().any(|c| {
+                    c.assumption().is_none() && c.provisioner.as_deref() == Some(d.as_str())
+                }) =>
+        {
+            vec![Str::from(Assumption::ProvisionerRuns(d.clone()).describe())]
+        }
+        _ => Vec::new(),
+    }
+}
+
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let w = ctx.sim;
     for (pv, policy, vid) in ctx.volumes_with_policy(ReclaimPolicy::Delete) {
-        let mut signals = Vec::new();
-        if let Some(p) = &pv.provisioned_by {
-            signals.push(format!("{}: {}", kube::ANN_PROVISIONED_BY, p.value));
-        }
-        if pv
-            .source
-            .as_ref()
-            .is_some_and(|s| s.has_provisioner_identity)
-        {
-            signals.push(format!(
-                "volumeAttributes.{}",
-                kube::CSI_PROVISIONER_IDENTITY
-            ));
-        }
-        if is_pvc_uid_name(&pv.name) {
-            signals.push("a dynamically provisioned name (pvc-<uid>)".into());
-        }
-        if pv.claim_ref.as_ref().is_some_and(|c| c.uid.is_some()) {
-            signals.push("spec.claimRef.uid".into());
-        }
-        if pv.meta.uid.is_some() {
-            signals.push("metadata.uid".into());
-        }
+        let signals = export_signals(pv);
         if signals.len() < 2 {
             continue;
         }
@@ -118,22 +146,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         // Only the driver that made it deletes it: running here too is an assumption unless a
         // StorageClass or CSIDriver of the input or the cluster state names it.
-        let deleter = pv
-            .source
-            .as_ref()
-            .and_then(|s| s.csi_driver.clone())
-            .or_else(|| pv.provisioned_by.as_ref().map(|p| p.value.clone()));
-        let assumptions: Vec<Str> = match &deleter {
-            Some(d)
-                if w.csi_driver(d).is_none()
-                    && !w.classes().iter().any(|c| {
-                        c.assumption().is_none() && c.provisioner.as_deref() == Some(d.as_str())
-                    }) =>
-            {
-                vec![Str::from(Assumption::ProvisionerRuns(d.clone()).describe())]
-            }
-            _ => Vec::new(),
-        };
+        let assumptions = deleter_assumptions(w, pv);
         sink.report(
             ctx,
             pv.obj,

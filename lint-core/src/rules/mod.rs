@@ -22,6 +22,7 @@ mod claim_ref_conflict;
 mod claim_will_be_lost;
 mod dangling_volume_name;
 mod delete_policy_in_tree;
+mod delete_policy_on_existing_storage;
 mod delete_policy_on_imported_volume;
 mod delete_policy_without_finalizer;
 mod duplicate_object;
@@ -67,6 +68,7 @@ pub static ALL: &[&Rule] = &[
     &duplicate_object::RULE,
     &delete_policy_in_tree::RULE,
     &delete_policy_on_imported_volume::RULE,
+    &delete_policy_on_existing_storage::RULE,
     &delete_policy_without_finalizer::RULE,
     &hostpath_persistent_volume::RULE,
     &ignored_content::RULE,

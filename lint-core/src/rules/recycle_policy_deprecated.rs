@@ -51,6 +51,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             | Storage::Provisioned { .. }
             | Storage::Deleted { .. }
             | Storage::LeftToProvisioner { .. }
+            | Storage::Archived { .. }
+            | Storage::KeptByProvisioner { .. }
             | Storage::DeleteFailed { .. }
             | Storage::RecycleFailed { .. }
             | Storage::Leaked => format!(

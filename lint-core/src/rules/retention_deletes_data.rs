@@ -119,7 +119,12 @@ fn report(
         .join(", ");
     // Texts and assumptions shared by several templates are said once.
     let (mut why, mut assumptions): (Vec<String>, Vec<Str>) = (Vec::new(), Vec::new());
+    // Deleters that archive rather than delete (nfs-subdir-external-provisioner's default).
+    let mut archivers: Vec<String> = Vec::new();
     for (_, f) in fates {
+        if let Some(p) = f.archived_by() {
+            push_once(&mut archivers, p.to_string());
+        }
         let Some((text, assumption)) = f.why() else {
             continue;
         };
@@ -127,6 +132,29 @@ fn report(
             push_once(&mut assumptions, a);
         }
         push_once(&mut why, text);
+    }
+    if why.is_empty() {
+        // Every template's volumes are archived: the data stays on the server, detached.
+        let by = archivers.join(" and ");
+        let (headline, summary) = match trigger {
+            Trigger::Scaled => (
+                format!("StatefulSet {} detaches the data of the pods a scale-down removes (whenScaled: Delete)", w.name),
+                format!("scaling it down deletes the claims {names} of the removed ordinals; {by} renames their directories to archived-<directory> (archived, not deleted), and scaling up again starts those pods on new, empty volumes"),
+            ),
+            Trigger::Deleted => (
+                format!("StatefulSet {} detaches all its data when it is deleted (whenDeleted: Delete)", w.name),
+                format!("deleting it (kubectl delete statefulset {}, helm uninstall) deletes every claim {names}; {by} renames their directories to archived-<directory> (archived, not deleted), and a StatefulSet created again starts on new, empty volumes", w.name),
+            ),
+        };
+        sink.report(ctx, w.obj, field, headline)
+            .consequence(
+                Consequence::said(summary)
+                    .with_storage(StorageFate::Kept)
+                    .assuming(assumptions),
+            )
+            .help("Retain (the default) keeps the claims, and the pods find their data again")
+            .suggest_replace("keep the claims: use Retain", field.span, "Retain");
+        return;
     }
     let (headline, summary) = match trigger {
         Trigger::Scaled => (

@@ -185,7 +185,9 @@ fn report(ctx: &Context<'_>, sink: &mut Sink<'_>, pvc: &Pvc, id: ClaimId, found:
     }
     let certain = assumptions.is_empty();
     let bound = matches!(ctx.sim.claim(id).state, ClaimState::Bound { .. });
-    let (then, storage) = match ctx.data_fate(id).as_ref().and_then(DataFate::why) {
+    let fate = ctx.data_fate(id);
+    let archived_by = fate.as_ref().and_then(DataFate::archived_by);
+    let (then, storage) = match fate.as_ref().and_then(DataFate::why) {
         Some((why, assumption)) if bound => {
             if let Some(a) = assumption {
                 assumptions.push(a);
@@ -195,6 +197,13 @@ fn report(ctx: &Context<'_>, sink: &mut Sink<'_>, pvc: &Pvc, id: ClaimId, found:
                 Some(StorageFate::Deleted),
             )
         }
+        None if bound && archived_by.is_some() => (
+            format!(
+                "its volume is released and {} renames its directory to archived-<directory>: archived, not deleted, and mounted by nothing",
+                archived_by.map(Str::as_str).unwrap_or_default()
+            ),
+            Some(StorageFate::Kept),
+        ),
         None if bound => (
             "its volume is released and kept, but no claim binds it again until its claimRef is cleared".to_string(),
             Some(StorageFate::Kept),

@@ -114,6 +114,7 @@ impl World {
                 host_path: src
                     .filter(|s| s.kind == "hostPath")
                     .and_then(|s| s.path.clone()),
+                handle: src.and_then(|s| s.handle.clone()),
                 nfs_server_problem: src
                     .and_then(|s| s.server.as_ref())
                     .and_then(|s| kube::nfs_server_problem(&s.value))

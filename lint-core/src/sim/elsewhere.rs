@@ -117,6 +117,7 @@ pub(crate) struct ElsewhereClass {
     pub reclaim: crate::kube::ReclaimPolicy,
     pub wait_for_first_consumer: bool,
     pub is_default: bool,
+    pub delete_params: crate::drivers::DeleteParams,
     /// The file that defines it.
     pub file: Str,
     /// The apply set that defines it.
@@ -172,6 +173,7 @@ impl Elsewhere {
                         .map_or(crate::kube::ReclaimPolicy::Delete, |r| r.value),
                     wait_for_first_consumer: sc.wait_for_first_consumer,
                     is_default: sc.is_default.is_some(),
+                    delete_params: sc.delete_params.clone(),
                     file: Str::from(sources[ix.object(sc.obj).source].name.as_str()),
                     set,
                 });

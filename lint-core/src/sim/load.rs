@@ -160,6 +160,7 @@ impl World {
                 wait_for_first_consumer: c.wait_for_first_consumer,
                 is_default,
                 created: Created::At(None),
+                delete_params: c.delete_params.clone(),
                 knowledge: ClassKnowledge::Assumed(Assumption::DefinedElsewhere {
                     class: c.name.clone(),
                     file: c.file.clone(),
@@ -243,6 +244,7 @@ impl World {
                 Side::Manifest => Created::Now,
             },
             knowledge: ClassKnowledge::Defined(side, sc.obj),
+            delete_params: sc.delete_params.clone(),
         };
         match self.classes.iter_mut().find(|c| c.name == class.name) {
             // An update: parameters are immutable, annotations are not.
@@ -275,6 +277,7 @@ impl World {
                     is_default: true,
                     created: Created::At(None),
                     knowledge: ClassKnowledge::Named,
+                    delete_params: Default::default(),
                 }),
             },
             None => {
@@ -299,6 +302,7 @@ impl World {
                             is_default: true,
                             created: Created::At(None),
                             knowledge: assumed,
+                            delete_params: Default::default(),
                         }),
                     }
                     return;
@@ -312,6 +316,7 @@ impl World {
                         is_default: true,
                         created: Created::At(None),
                         knowledge: ClassKnowledge::Profile,
+                        delete_params: Default::default(),
                     });
                 }
             }
@@ -375,6 +380,7 @@ impl World {
                 is_default: false,
                 created: Created::At(None),
                 knowledge: ClassKnowledge::Assumed(assumption),
+                delete_params: Default::default(),
             });
         }
     }

@@ -275,6 +275,7 @@ impl World {
             deleting: false,
             backing,
             host_path,
+            handle: None,
             nfs_server_problem: None,
             phase: VolumePhase::Available,
             release: None,

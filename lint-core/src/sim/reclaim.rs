@@ -7,6 +7,8 @@
 use super::state::*;
 use super::World;
 use crate::binding::SourceKind;
+use crate::drivers::DeleteAction;
+use crate::drivers::DeleteParams;
 use crate::kube::{self, ReclaimPolicy};
 use crate::options::Target;
 use crate::string::Str;
@@ -141,8 +143,27 @@ fn deletion(vol: &Volume, version: Target) -> Deletion {
     }
 }
 
-/// `reclaimVolume` for a Released volume, as a pure function of the volume and the version.
-pub fn reclaim_outcome(vol: &Volume, version: Target) -> ReclaimOutcome {
+/// What the external deleter `p` does with `vol`'s storage, by its own source
+/// ([`crate::drivers::delete_action`]); `class`: the parameters of the volume's StorageClass
+/// when the input or the cluster state defines it.
+fn left_to(p: Str, vol: &Volume, class: Option<&DeleteParams>) -> Storage {
+    match crate::drivers::delete_action(&p, vol.handle.as_deref(), class) {
+        None | Some(DeleteAction::Deletes) => Storage::LeftToProvisioner { provisioner: p },
+        Some(DeleteAction::Archives) => Storage::Archived { provisioner: p },
+        Some(DeleteAction::Keeps(why)) => Storage::KeptByProvisioner {
+            provisioner: p,
+            why,
+        },
+    }
+}
+
+/// `reclaimVolume` for a Released volume, as a pure function of the volume, the version and
+/// the parameters of its StorageClass (when defined).
+pub fn reclaim_outcome(
+    vol: &Volume,
+    version: Target,
+    class: Option<&DeleteParams>,
+) -> ReclaimOutcome {
     let released = |storage| ReclaimOutcome {
         phase: VolumePhase::Released,
         storage,
@@ -168,9 +189,7 @@ pub fn reclaim_outcome(vol: &Volume, version: Target) -> ReclaimOutcome {
         // reclaimVolume returns before looking at the policy: the CSI driver decides.
         return released(match vol.spec.reclaim {
             ReclaimPolicy::Delete if !vol.deleting || external_honours => {
-                Storage::LeftToProvisioner {
-                    provisioner: driver.clone(),
-                }
+                left_to(driver.clone(), vol, class)
             }
             ReclaimPolicy::Delete => Storage::Leaked,
             _ => Storage::Kept,
@@ -224,18 +243,14 @@ pub fn reclaim_outcome(vol: &Volume, version: Target) -> ReclaimOutcome {
                     _ => None,
                 };
                 if let (true, Some(p)) = (external_honours, external) {
-                    return released(Storage::LeftToProvisioner {
-                        provisioner: Str::from(p),
-                    });
+                    return released(left_to(Str::from(p), vol, class));
                 }
                 if matches!(d, Deletion::External(_)) || !kcm_honours {
                     return released(Storage::Leaked);
                 }
             }
             match d {
-                Deletion::External(p) => released(Storage::LeftToProvisioner {
-                    provisioner: Str::from(p),
-                }),
+                Deletion::External(p) => released(left_to(Str::from(p), vol, class)),
                 Deletion::Deleted(plugin) => released(Storage::Deleted {
                     plugin: Str::from(plugin),
                 }),
@@ -254,7 +269,11 @@ pub fn reclaim_outcome(vol: &Volume, version: Target) -> ReclaimOutcome {
 impl World {
     /// `reclaimVolume`: applies [`reclaim_outcome`] to a Released volume.
     pub(crate) fn reclaim(&mut self, v: VolumeId) {
-        let o = reclaim_outcome(&self.volumes[v.idx()], self.options.target());
+        let o = reclaim_outcome(
+            &self.volumes[v.idx()],
+            self.options.target(),
+            self.class_params(v),
+        );
         let vol = &mut self.volumes[v.idx()];
         let was = vol.phase;
         vol.storage = o.storage;
@@ -292,7 +311,18 @@ impl World {
         let mut vol = self.volume(v).clone();
         vol.deleting = deleted_first;
         vol.phase = VolumePhase::Released;
-        reclaim_outcome(&vol, self.options.target())
+        reclaim_outcome(&vol, self.options.target(), self.class_params(v))
+    }
+
+    /// The delete parameters of volume `v`'s StorageClass, when the input or the cluster state
+    /// defines it (a provisioner reads them from the class when it deletes).
+    fn class_params(&self, v: VolumeId) -> Option<&DeleteParams> {
+        self.class(&self.volume(v).spec.class)
+            .filter(|c| {
+                c.is_defined()
+                    || matches!(c.assumption(), Some(Assumption::DefinedElsewhere { .. }))
+            })
+            .map(|c| &c.delete_params)
     }
 }
 

@@ -143,6 +143,8 @@ pub enum Fate {
     Provisioned,
     Deleted,
     LeftToProvisioner,
+    /// Renamed to `archived-<directory>` by the provisioner: the data stays.
+    Archived,
     Recycled,
     DeleteFailed,
     RecycleFailed,
@@ -157,6 +159,7 @@ impl Fate {
             Fate::Provisioned => "provisioned",
             Fate::Deleted => "deleted",
             Fate::LeftToProvisioner => "leftToProvisioner",
+            Fate::Archived => "archived",
             Fate::Recycled => "recycled",
             Fate::DeleteFailed => "deleteFailed",
             Fate::RecycleFailed => "recycleFailed",

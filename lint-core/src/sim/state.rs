@@ -169,6 +169,13 @@ pub enum Assumption {
     /// the storage when the volume is released with Delete: nothing in the input or the
     /// cluster state (a StorageClass or CSIDriver of it) shows it.
     ProvisionerRuns(Str),
+    /// The driver or provisioner a hand-written volume names runs in this cluster and deletes
+    /// the storage when the volume is released with Delete: nothing in the input or the
+    /// cluster state shows it.
+    DeleterRuns(Str),
+    /// A CSI driver whose handling pvlint has not read deletes what a volumeHandle written by
+    /// hand names, as the CSI spec's DeleteVolume says (`driver`, `handle`).
+    DriverDeletesHandle { driver: Str, handle: Str },
     /// The cluster's CSI external-snapshotter is 6.0 or later, whose CRDs no longer serve
     /// snapshot.storage.k8s.io/v1beta1 (the profile does not say its release).
     SnapshotterWithoutV1beta1,
@@ -203,6 +210,8 @@ pub struct Class {
     pub is_default: bool,
     pub created: Created,
     pub knowledge: ClassKnowledge,
+    /// What its parameters tell its provisioner to do with released volumes' storage.
+    pub delete_params: crate::drivers::DeleteParams,
 }
 
 impl Class {
@@ -496,6 +505,17 @@ pub enum Storage {
     LeftToProvisioner {
         provisioner: Str,
     },
+    /// Left Released for the external provisioner, which renames the directory to
+    /// `archived-<directory>` (nfs-subdir-external-provisioner's archiveOnDelete, the onDelete
+    /// of csi-driver-nfs and csi-driver-smb): the data stays.
+    Archived {
+        provisioner: Str,
+    },
+    /// Left Released for the external provisioner, which leaves the storage.
+    KeptByProvisioner {
+        provisioner: Str,
+        why: crate::drivers::Keep,
+    },
     /// Wiped by a recycler pod and offered again.
     Recycled,
     /// Deletion failed: the volume is Failed and the storage stays.
@@ -541,6 +561,8 @@ pub struct Volume {
     /// What the storage is ("the NFS export 10.0.0.1:/data").
     pub backing: Str,
     pub host_path: Option<Str>,
+    /// The CSI volumeHandle: what the driver's DeleteVolume is given.
+    pub handle: Option<Str>,
     pub nfs_server_problem: Option<Str>,
     pub phase: VolumePhase,
     pub release: Option<Release>,

@@ -74,6 +74,7 @@ const PvWords = (() => {
   const RELEASED = {
     deleted: "its claim is gone; its storage is deleted",
     leftToProvisioner: "its claim is gone; the provisioner deletes its storage",
+    archived: "its claim is gone; the provisioner archives its directory (renamed archived-…), the data is still there",
     recycled: "its claim is gone; its data is wiped (Recycle)",
     deleteFailed: "its claim is gone; deleting its storage fails, the data is still there",
     recycleFailed: "its claim is gone; recycling it fails, the data is still there",
@@ -103,6 +104,7 @@ const PvWords = (() => {
       case "provisioned": return { short: "new, provisioned", full: `created by ${who(s.by, "the provisioner")}`, cls: "ok" };
       case "deleted": return { short: "deleted", full: `deleted by ${who(s.by, "the volume plugin")}`, edge: "reclaim: Delete", cls: "bad", gone: true };
       case "leftToProvisioner": return { short: "deleted by the provisioner", full: `deleted by ${who(s.by, "the provisioner")} once the volume is Released`, edge: "reclaim: Delete", cls: "bad", gone: true };
+      case "archived": return { short: "archived by the provisioner", full: `archived by ${who(s.by, "the provisioner")} once the volume is Released: its directory is renamed archived-…, the data stays`, edge: "reclaim: Delete", cls: "warn" };
       case "recycled": return { short: "wiped (Recycle)", full: "wiped by the recycler (rm -rf of the volume's files)", edge: "reclaim: Recycle", cls: "bad", gone: true };
       case "deleteFailed": return { short: "delete fails", full: `deleting it fails${s.error ? ": " + s.error : ""}`, cls: "warn" };
       case "recycleFailed": return { short: "recycle fails", full: `recycling it fails${s.error ? ": " + s.error : ""}`, cls: "warn" };

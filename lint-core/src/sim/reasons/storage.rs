@@ -24,6 +24,15 @@ impl Storage {
                 "reclaimPolicy Delete: left Released for {provisioner}, which deletes {}",
                 v.backing
             ),
+            Storage::Archived { provisioner } => format!(
+                "reclaimPolicy Delete: left Released for {provisioner}, which renames {} to archived-<directory> (archived, not deleted: the data stays on the server)",
+                v.backing
+            ),
+            Storage::KeptByProvisioner { provisioner, why } => format!(
+                "reclaimPolicy Delete: left Released for {provisioner}, which keeps {}: {}",
+                v.backing,
+                why.why()
+            ),
             Storage::Recycled => "reclaimPolicy Recycle wipes the storage (rm -rf) and offers the volume again".into(),
             Storage::DeleteFailed { .. } => "reclaimPolicy Delete fails: the volume is Failed and the storage stays".into(),
             Storage::RecycleFailed { .. } => "reclaimPolicy Recycle fails: the volume is Failed".into(),
@@ -58,6 +67,8 @@ impl Storage {
             Storage::LeftToProvisioner { provisioner } => {
                 (Fate::LeftToProvisioner, Some(provisioner), None)
             }
+            Storage::Archived { provisioner } => (Fate::Archived, Some(provisioner), None),
+            Storage::KeptByProvisioner { provisioner, .. } => (Fate::Kept, Some(provisioner), None),
             Storage::Recycled => (Fate::Recycled, None, None),
             Storage::DeleteFailed { error } => (Fate::DeleteFailed, None, Some(error)),
             Storage::RecycleFailed { error } => (Fate::RecycleFailed, None, Some(error)),
@@ -77,7 +88,10 @@ impl Storage {
                 Some(StorageFate::Deleted)
             }
             Storage::Leaked => Some(StorageFate::Leaked),
-            Storage::DeleteFailed { .. } | Storage::RecycleFailed { .. } => Some(StorageFate::Kept),
+            Storage::DeleteFailed { .. }
+            | Storage::RecycleFailed { .. }
+            | Storage::Archived { .. }
+            | Storage::KeptByProvisioner { .. } => Some(StorageFate::Kept),
             Storage::Kept | Storage::Provisioned { .. } | Storage::Recycled => None,
         }
     }
@@ -101,6 +115,8 @@ impl Storage {
             }
             Storage::Deleted { plugin } => format!("on its next try {plugin} deletes {backing} and the PV object"),
             Storage::LeftToProvisioner { provisioner } => format!("{provisioner} deletes {backing} on its next try, if the cause of the failure is gone"),
+            Storage::Archived { provisioner } => format!("{provisioner} renames {backing} to archived-<directory> on its next try, if the cause of the failure is gone"),
+            Storage::KeptByProvisioner { .. } => format!("{backing} stays"),
             Storage::Recycled => "on its next try the recycler wipes it and offers it again, if the cause of the failure is gone".into(),
             Storage::Kept | Storage::Provisioned { .. } | Storage::Leaked => format!("{backing} stays"),
         }
