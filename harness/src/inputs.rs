@@ -11,6 +11,24 @@ pub struct Loaded {
     pub sources: Vec<Source>,
     /// One line per path that could not be read; the others were still loaded.
     pub errors: Vec<String>,
+    /// Hidden directories a walk skipped that hold .yaml, .yml or .json files: said once, as
+    /// a note, so that nobody wonders why `.ci/` found nothing.
+    pub hidden: Vec<String>,
+}
+
+impl Loaded {
+    /// The note naming the hidden directories a walk skipped, if any.
+    pub fn hidden_note(&self) -> Option<String> {
+        let (first, rest) = self.hidden.split_first()?;
+        let names = match rest.len() {
+            0 => format!("{first}/"),
+            1..=3 => format!("{first}/, {}/", rest.join("/, ")),
+            n => format!("{first}/, {}/ and {} more", rest[..3].join("/, "), n - 3),
+        };
+        Some(format!(
+            "skipped {names} (hidden: a walk does not enter hidden directories; name one to lint it)"
+        ))
+    }
 }
 
 const EXTENSIONS: &[&str] = &["yaml", "yml", "json"];
@@ -19,6 +37,7 @@ pub fn load(paths: &[String]) -> Loaded {
     let mut loaded = Loaded {
         sources: Vec::new(),
         errors: Vec::new(),
+        hidden: Vec::new(),
     };
     if paths.is_empty() {
         // No path: the working directory, its files named as found there (`k8s/pvc.yaml`, not
@@ -113,7 +132,14 @@ fn walk(dir: &Path, loaded: &mut Loaded) {
             continue;
         };
         if meta.is_dir() {
-            if !name.starts_with('.') && !THIRD_PARTY.contains(&name.as_str()) {
+            if name.starts_with('.') {
+                if name != ".git" && holds_manifest_files(&p, 4) {
+                    let shown = p.display().to_string();
+                    loaded
+                        .hidden
+                        .push(shown.strip_prefix("./").map_or(shown.clone(), String::from));
+                }
+            } else if !THIRD_PARTY.contains(&name.as_str()) {
                 walk(&p, loaded);
             }
         } else if p
@@ -125,6 +151,25 @@ fn walk(dir: &Path, loaded: &mut Loaded) {
             read_file(&p, loaded);
         }
     }
+}
+
+/// `dir` holds a .yaml, .yml or .json file, `depth` directories deep at most (a bounded look,
+/// not a second walk).
+fn holds_manifest_files(dir: &Path, depth: u32) -> bool {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return false;
+    };
+    entries.filter_map(Result::ok).any(|e| {
+        let p = e.path();
+        match fs::symlink_metadata(&p) {
+            Ok(m) if m.is_dir() => depth > 0 && holds_manifest_files(&p, depth - 1),
+            Ok(_) => p
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| EXTENSIONS.contains(&e)),
+            Err(_) => false,
+        }
+    })
 }
 
 /// The bytes of a file the command line names; errors start with `what` (the flag) and the path.

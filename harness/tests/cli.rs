@@ -262,6 +262,38 @@ fn directories_are_walked_recursively_and_sorted() {
     assert_eq!(v["summary"]["sources"], 1, "{}", stdout(&o));
 }
 
+/// A walk does not enter hidden directories; those that hold manifest files are named once,
+/// on stderr (stdout stays the report), and never `.git`.
+#[test]
+fn hidden_directories_with_manifests_are_named() {
+    let dir = Scratch::new("cli-hidden");
+    for d in [".ci", ".git", "k8s"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    std::fs::copy(repo().join(GOOD), dir.join("k8s/pvc.yaml")).unwrap();
+    std::fs::copy(repo().join(BAD), dir.join(".ci/pv.yaml")).unwrap();
+    std::fs::copy(repo().join(BAD), dir.join(".git/pv.yaml")).unwrap();
+    let o = run(&["lint", "--format", "json", dir.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["summary"]["sources"], 1, "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("skipped ") && err.contains(".ci/ (hidden"),
+        "{err}"
+    );
+    assert!(!err.contains(".git"), "{err}");
+    // Named on the command line, it is read.
+    let o = run(&[
+        "lint",
+        "--format",
+        "json",
+        dir.join(".ci").to_str().unwrap(),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["summary"]["sources"], 1, "{}", stdout(&o));
+    assert!(!stderr(&o).contains("hidden"), "{}", stderr(&o));
+}
+
 /// A Chainsaw test's files (kyverno/chainsaw: `Test.spec.steps[].try[].assert.file`) hold
 /// partial objects to wait for, which no apply sends: they are not linted, and the summary
 /// says so (as ripgrep says what it ignores) and names them in the JSON report.

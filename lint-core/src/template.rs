@@ -159,7 +159,9 @@ fn angle_placeholder(text: &str) -> bool {
                     || (*k > 0 && (c.is_ascii_digit() || matches!(c, '_' | '-' | '.')))
             })
             .count();
-        if n >= 2 && after[n..].starts_with('>') {
+        // `<none>` and `<unset>` are what kubectl prints for an empty field (get, describe),
+        // not a value to fill in.
+        if n >= 2 && after[n..].starts_with('>') && !matches!(&after[..n], "none" | "unset") {
             let name = &after[..n];
             let whole = text.trim() == format!("<{name}>");
             if whole
@@ -260,6 +262,8 @@ mod tests {
         assert_eq!(in_value("line one<br>line two"), None);
         assert_eq!(in_value("a < b > c"), None);
         assert_eq!(in_value("<"), None);
+        // kubectl's word for an empty field.
+        assert_eq!(in_value("<none>"), None);
         assert_eq!(in_value("%s"), Some(Kind::Printf));
         assert_eq!(in_value("pvc-%s"), Some(Kind::Printf));
         assert_eq!(in_value("%[1]s"), Some(Kind::Printf));

@@ -156,6 +156,9 @@ fn lint(args: Args) -> Result<Exit, Exit> {
             )),
         },
     };
+    if let Some(note) = loaded.hidden_note() {
+        output::note(note);
+    }
     let threshold = args
         .fail_on
         .or(cfg.fail_on)

@@ -173,11 +173,21 @@ impl Index {
                 );
             }
         }
+        // `kubectl describe` output saved as a file reads as YAML, or almost: kubectl cannot
+        // apply it, and the author meant a manifest.
+        let describe = kubectl_describe_output(&src.text);
         let manifest_text = src.text.contains("apiVersion")
             || src.text.contains("kind:")
-            || src.text.contains("\"kind\"");
+            || src.text.contains("\"kind\"")
+            || describe;
+        let prompt = shell_prompt_first(&src.text);
         for i in issues {
             let (severity, help) = match i.kind {
+                IssueKind::Syntax if describe => (Severity::Error, DESCRIBE_HELP),
+                IssueKind::Syntax if prompt && i.span.start.line <= 3 => (
+                    Severity::Error,
+                    "the file starts with a shell prompt and command pasted above kubectl's output: delete that line",
+                ),
                 IssueKind::Syntax => (
                     Severity::Error,
                     "fix the YAML/JSON syntax at this position; the other documents were still checked",
@@ -248,8 +258,18 @@ impl Index {
         // A file with no object at all is not a manifest (an Ansible playbook, a Helm
         // Chart.yaml, a CI workflow): its documents are not reported, unless one looks like
         // an object that lost its kind or apiVersion (reported at once).
-        let strays = std::mem::take(&mut self.strays);
-        if self.objects.len() > before || std::mem::take(&mut self.manifest_like) {
+        let mut strays = std::mem::take(&mut self.strays);
+        if describe {
+            for d in &mut strays {
+                if d.kind == DiagKind::Parse {
+                    d.message = Str::from("this is `kubectl describe` output, not a manifest: kubectl cannot decode it (\"Object 'Kind' is missing\")");
+                    d.help = Str::from(
+                        "save the object with `kubectl get <kind> <name> -o yaml` instead",
+                    );
+                }
+            }
+        }
+        if self.objects.len() > before || std::mem::take(&mut self.manifest_like) || describe {
             self.diags.extend(strays);
         }
     }
@@ -461,6 +481,33 @@ impl Index {
         self.strays
             .push(parse_diag(sid, document, span, message, help));
     }
+}
+
+const DESCRIBE_HELP: &str = "this is `kubectl describe` output, which kubectl cannot apply: save the object with `kubectl get <kind> <name> -o yaml` instead";
+
+/// `kubectl describe` output: `Name:` first, then `Labels:` and `Annotations:` at the start
+/// of lines, as describe prints every object (k8s.io/kubectl pkg/describe, `printLabelsMultiline`
+/// and `printAnnotationsMultiline` under `Name:`).
+fn kubectl_describe_output(text: &str) -> bool {
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    lines.next().is_some_and(|l| l.starts_with("Name:"))
+        && text.lines().any(|l| l.starts_with("Labels:"))
+        && text.lines().any(|l| l.starts_with("Annotations:"))
+}
+
+/// The first line is a shell prompt and command (`$ kubectl get pvc -o yaml`,
+/// `user@host:~$ kubectl ...`), pasted above the command's output.
+fn shell_prompt_first(text: &str) -> bool {
+    let Some(first) = text.lines().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let first = first.trim_start();
+    first.starts_with("$ ")
+        || ["$ kubectl ", "% kubectl ", "> kubectl ", "# kubectl "]
+            .iter()
+            .any(|p| first.contains(p))
 }
 
 fn parse_diag(sid: SourceId, document: usize, span: Span, message: String, help: &str) -> Diag {

@@ -20,7 +20,9 @@ pub const RULE: Rule = Rule {
         known_problems: "A file with no Kubernetes object in it (an Ansible playbook, a Helm Chart.yaml, a CI \
                          workflow) is not a manifest and is not reported, unless a document in it looks like an \
                          object that lost its `kind` or `apiVersion`. Kinds that never reach the API server \
-                         (Kustomization, kind's Cluster, component configs) are not reported.",
+                         (Kustomization, kind's Cluster, component configs) are not reported. `kubectl describe` \
+                         output is recognised by its first line `Name:` and its `Labels:` and `Annotations:` lines; \
+                         a shell prompt by a first line that starts with `$ ` or holds `$ kubectl`.",
         grades: &[
             Grade {
                 severity: Severity::Error,
@@ -33,6 +35,19 @@ pub const RULE: Rule = Rule {
                 when: "a document of a manifest is not a Kubernetes object: a list, or a map without `kind` or \
                        `apiVersion`",
                 example: "bad-not-an-object.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "the file starts with the shell prompt and command pasted above `kubectl get -o yaml` \
+                       output: go-yaml's scanner fails at the first `:` (\"mapping values are not allowed in \
+                       this context\"), and `kubectl apply -f` with it",
+                example: "bad-shell-prompt.yaml",
+            },
+            Grade {
+                severity: Severity::Error,
+                when: "the file is `kubectl describe` output (`Name:`, then `Labels:` and `Annotations:`): \
+                       kubectl cannot parse or decode it, whether or not it reads as YAML",
+                example: "bad-describe-output.yaml",
             },
         ],
     },

@@ -444,6 +444,38 @@ fn check_keys(b: &mut Builder, text: &str, first_line: u32) {
             Value::Scalar(_) => None,
         }
     }
+    // A plain scalar as the whole document that runs on to a `:` (a shell prompt pasted
+    // above `kubectl get -o yaml` output: `$ kubectl get pvc -o yaml` + `apiVersion: v1`):
+    // go-yaml's scanner finds the `:` where no key may start and fails ("mapping values are
+    // not allowed in this context"); saphyr-parser ends the document at the scalar.
+    if let Some(Node {
+        value: Value::Scalar(_),
+        span,
+    }) = &b.root
+    {
+        let line = text
+            .lines()
+            .nth(span.end.line.saturating_sub(first_line) as usize)
+            .unwrap_or("");
+        let after: String = line
+            .chars()
+            .skip(span.end.column.saturating_sub(1) as usize)
+            .collect();
+        if after.trim_start_matches([' ', '\t']).starts_with(':') {
+            let at = Pos {
+                line: span.end.line,
+                column: span.end.column
+                    + (after.len() - after.trim_start_matches([' ', '\t']).len()) as u32,
+            };
+            b.root = None;
+            b.issue(
+                IssueKind::Syntax,
+                Span::point(at),
+                "mapping values are not allowed in this context; the document was skipped".into(),
+            );
+            return;
+        }
+    }
     let Some(at) = b.root.as_ref().and_then(|r| find(r, text, first_line)) else {
         return;
     };
