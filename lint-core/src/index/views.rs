@@ -394,6 +394,93 @@ fn read_object(
     }
 }
 
+/// apimachinery `ValidateOwnerReferences` (pkg/api/validation/objectmeta.go), which every
+/// object's metadata goes through: each reference names a version, a kind, a name and a uid
+/// (`validateOwnerReference`; the path is the list's, not the entry's), no Event owns
+/// anything (`BannedOwners`), and at most one reference has `controller: true`. An entry or
+/// value that is a template placeholder is left alone.
+fn check_owner_references(r: &mut Reader<'_>) {
+    let obj = r.obj;
+    let path = "metadata.ownerReferences";
+    let Some(items) = r.seq(path) else { return };
+    let kind = obj.kind.clone();
+    let reject = |r: &mut Reader<'_>, field: Field, message: String, help: &str| {
+        r.invalid(
+            field,
+            Severity::Error,
+            format!("{message}; the API server rejects this {kind}"),
+            help.to_string(),
+        );
+    };
+    let mut first_controller: Option<String> = None;
+    for (i, item) in items.iter().enumerate() {
+        if item.as_map().is_none() {
+            continue;
+        }
+        let text = |key: &str| item.get(key).and_then(Node::as_str).unwrap_or("");
+        if ["apiVersion", "kind", "name", "uid"]
+            .iter()
+            .any(|k| crate::template::in_value(text(k)).is_some())
+        {
+            continue;
+        }
+        let entry = Field {
+            path: Str::from(format!("{path}[{i}]")),
+            span: item.span,
+        };
+        let at = |key: &str| Field {
+            path: Str::from(format!("{path}[{i}].{key}")),
+            span: item.get(key).map_or(item.span, |n| n.span),
+        };
+        // schema.FromAPIVersionAndKind: "group/version" or "version"; anything else parses
+        // to no version.
+        let api = text("apiVersion");
+        let version = match api.split('/').collect::<Vec<_>>().as_slice() {
+            [v] => *v,
+            [_, v] => *v,
+            _ => "",
+        };
+        let help = "an owner reference names the owner's apiVersion, kind, name and uid, as the owner's own metadata gives them";
+        if version.is_empty() {
+            reject(
+                r,
+                at("apiVersion"),
+                format!("{path}.apiVersion: Invalid value: \"{api}\": version must not be empty"),
+                help,
+            );
+        }
+        for key in ["kind", "name", "uid"] {
+            if text(key).is_empty() {
+                reject(
+                    r,
+                    at(key),
+                    format!("{path}.{key}: Invalid value: \"\": must not be empty"),
+                    help,
+                );
+            }
+        }
+        if version == "v1" && !api.contains('/') && text("kind") == "Event" {
+            reject(r, entry.clone(), format!("{path}: Invalid value: an Event: /v1, Kind=Event is disallowed from being an owner"), "an Event cannot own objects: remove the reference");
+        }
+        if item
+            .get("controller")
+            .and_then(|n| n.as_scalar())
+            .is_some_and(|s| s.kind == crate::node::ScalarKind::Bool(true))
+        {
+            let name = format!("{}/{}", text("kind"), text("name"));
+            match &first_controller {
+                Some(first) => reject(
+                    r,
+                    entry,
+                    format!("{path}: Invalid value: {} references: Only one reference can have Controller set to true. Found \"true\" in references for {first} and {name}", items.len()),
+                    "keep `controller: true` on the one owner that manages this object",
+                ),
+                None => first_controller = Some(name),
+            }
+        }
+    }
+}
+
 /// `metadata` checks every object gets: type of name/namespace/labels/annotations.
 fn check_metadata(r: &mut Reader<'_>) {
     let obj = r.obj;
@@ -422,6 +509,7 @@ fn check_metadata(r: &mut Reader<'_>) {
     }
     r.string("metadata.name");
     r.string("metadata.namespace");
+    check_owner_references(r);
     for map_key in ["labels", "annotations"] {
         let path = format!("metadata.{map_key}");
         let Some(m) = r.map(&path) else { continue };

@@ -54,8 +54,9 @@ pub struct OwnerRef {
 /// `<prefix>metadata.ownerReferences`, when every entry is complete. An entry without
 /// apiVersion, kind, name or uid makes the API server reject the object
 /// (`metadata.ownerReferences.uid: Invalid value: "": must not be empty`): then none are
-/// returned, and no finding rests on them. Read as written, without diagnostics: no rule
-/// judges the field's shape, and a template placeholder in it leaves the references out.
+/// returned, and no finding rests on them. Read as written, without diagnostics (the metadata
+/// check reports what `ValidateOwnerReferences` rejects); a template placeholder in it leaves
+/// the references out.
 pub(crate) fn read_owners(obj: &super::Object, prefix: &str) -> Box<[OwnerRef]> {
     let path = format!("{prefix}metadata.ownerReferences");
     let Some(items) = obj.root().at(&path).and_then(Node::as_seq) else {
