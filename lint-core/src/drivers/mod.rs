@@ -121,6 +121,36 @@ pub fn driver(name: &str) -> Option<&'static Driver> {
     })
 }
 
+/// Why `driver`'s `CreateVolume` refuses a claim of these access modes and volume mode, from
+/// the driver's own source: the error the CSI external-provisioner puts in its
+/// ProvisioningFailed event (it calls CreateVolume for a Block claim too: its `SupportsBlock`
+/// leaves the check to the driver). `None`: served, or pvlint has not read the driver.
+pub fn refuses_capability(
+    driver: &str,
+    modes: crate::kube::AccessModes,
+    mode: crate::kube::VolumeMode,
+) -> Option<&'static str> {
+    use crate::kube::{AccessModes, VolumeMode};
+    let block = mode == VolumeMode::Block;
+    match driver {
+        // kubernetes-sigs/aws-ebs-csi-driver pkg/driver/controller.go validateCreateVolumeRequest
+        // + isValidCapability: SINGLE_NODE_WRITER, and MULTI_NODE_MULTI_WRITER for a Block
+        // volume only; any other mode (ReadOnlyMany's MULTI_NODE_READER_ONLY) is refused.
+        "ebs.csi.aws.com"
+            if modes.contains(AccessModes::ROX) || (modes.contains(AccessModes::RWX) && !block) =>
+        {
+            Some("rpc error: code = InvalidArgument desc = Volume capabilities not supported")
+        }
+        // kubernetes-csi/csi-driver-nfs@09cd86f3a894 pkg/nfs/controllerserver.go CreateVolume
+        // + isValidVolumeCapabilities; kubernetes-csi/csi-driver-smb@005e65acdedb
+        // pkg/smb/controllerserver.go the same: a file share has no block device.
+        "nfs.csi.k8s.io" | "smb.csi.k8s.io" if block => {
+            Some("rpc error: code = InvalidArgument desc = block volume capability not supported")
+        }
+        _ => None,
+    }
+}
+
 /// A StorageClass a platform or distribution installs by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlatformClass {
@@ -218,6 +248,26 @@ mod tests {
         assert_eq!(local_by_name("localized-ssd"), None);
         assert_eq!(local_by_name("fast"), None);
         assert_eq!(local_by_name("gp3"), None);
+    }
+
+    /// The drivers' CreateVolume checks (see [`refuses_capability`]).
+    #[test]
+    fn what_a_driver_refuses_to_create() {
+        use crate::kube::{AccessModes, VolumeMode::*};
+        let ebs = |m, v| refuses_capability("ebs.csi.aws.com", m, v);
+        assert!(ebs(AccessModes::RWX, Filesystem).is_some());
+        assert!(ebs(AccessModes::ROX, Block).is_some());
+        assert_eq!(ebs(AccessModes::RWX, Block), None);
+        assert_eq!(ebs(AccessModes::RWO, Filesystem), None);
+        assert!(refuses_capability("nfs.csi.k8s.io", AccessModes::RWX, Block).is_some());
+        assert_eq!(
+            refuses_capability("nfs.csi.k8s.io", AccessModes::RWX, Filesystem),
+            None
+        );
+        assert_eq!(
+            refuses_capability("example.com/csi", AccessModes::RWX, Filesystem),
+            None
+        );
     }
 
     #[test]

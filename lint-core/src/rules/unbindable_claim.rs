@@ -33,7 +33,9 @@ pub const RULE: Rule = Rule {
                 severity: Severity::Error,
                 when: "nothing is assumed (the input is the whole cluster: `--complete`, or a cluster state) and \
                        no volume fits the claim and nothing provisions one, or the class's provisioner refuses \
-                       it: a clone smaller than its source",
+                       it: a clone smaller than its source, or an access mode or volume mode its driver's \
+                       CreateVolume refuses (EBS ReadWriteMany on a file system, a Block claim of \
+                       csi-driver-nfs)",
                 example: "bad-clone-smaller.yaml",
             },
             Grade {
@@ -80,14 +82,21 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         // Refused by the provisioner: the field it refuses.
         let refused = match p {
             Pending::ProvisionerRefuses {
-                provisioner, error, ..
+                provisioner,
+                error,
+                why,
+                ..
             } => {
-                let at = if c.spec.selector.is_some() {
-                    view.selector.as_ref().map(|s| s.field.clone())
-                } else {
-                    view.data_source.as_ref().map(|d| d.field.clone())
+                let at = match why {
+                    crate::sim::ProvisionRefusal::Selector => {
+                        view.selector.as_ref().map(|s| s.field.clone())
+                    }
+                    crate::sim::ProvisionRefusal::SmallerClone => {
+                        view.data_source.as_ref().map(|d| d.field.clone())
+                    }
+                    crate::sim::ProvisionRefusal::Capability => None,
                 };
-                Some((at, provisioner, error))
+                Some((at, provisioner, error, *why))
             }
             _ => None,
         };
@@ -123,16 +132,23 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             Severity::Info
         };
         let (field, headline, help) = match refused {
-            Some((at, _provisioner, _error)) => {
-                let selector = c.spec.selector.is_some();
+            Some((at, provisioner, _error, why)) => {
+                let (headline, help) = match why {
+                    crate::sim::ProvisionRefusal::Selector => ("no provisioner serves a selector".to_string(), "a selector only picks existing volumes: drop it to let the class provision one, or create a volume with the labels it selects".to_string()),
+                    crate::sim::ProvisionRefusal::Capability => (
+                        format!("{provisioner} cannot serve its access mode"),
+                        "use an access mode and volume mode the driver serves (a shared file system for ReadWriteMany; a block storage driver for volumeMode: Block), or a class whose driver serves them".to_string(),
+                    ),
+                    crate::sim::ProvisionRefusal::SmallerClone => (String::new(), String::new()),
+                };
                 (
                     at.unwrap_or(field),
                     format!(
                         "{what} will stay Pending: {}",
-                        if selector { "no provisioner serves a selector" } else { "a clone smaller than its source" }
+                        if why == crate::sim::ProvisionRefusal::SmallerClone { "a clone smaller than its source".to_string() } else { headline }
                     ),
-                    if selector {
-                        "a selector only picks existing volumes: drop it to let the class provision one, or create a volume with the labels it selects".to_string()
+                    if why != crate::sim::ProvisionRefusal::SmallerClone {
+                        help
                     } else {
                         format!(
                             "a clone must request at least its source's size: request as much as claim {} does",

@@ -77,7 +77,16 @@ impl World {
                 } else {
                     let served =
                         p == "kubernetes.io/host-path" && self.options.hostpath_provisioner;
-                    let Some(error) = unserved_in_tree(p, version.version).filter(|_| !served)
+                    // pv_controller.go provisionClaimOperation: a Block claim of a plugin
+                    // without block support ("%s does not support block volume
+                    // provisioning"); the host-path plugin has none (oracle case 34).
+                    let block =
+                        served && self.claim(id).spec.volume_mode == crate::kube::VolumeMode::Block;
+                    let refused = block.then(|| {
+                        format!("Failed to provision volume with StorageClass \"{class_name}\": {p} does not support block volume provisioning")
+                    });
+                    let Some(error) = refused
+                        .or_else(|| unserved_in_tree(p, version.version).filter(|_| !served))
                     else {
                         return self.provision(id, &class, p.to_string(), None);
                     };
@@ -109,10 +118,11 @@ impl World {
             Some(_) => format!("provisioner {provisioner}"),
             None => format!("the provisioner of {}", self.class_label(&class.name)),
         };
-        if let Some((error, assumption)) = self.refusal(id, &provisioner, &refuser) {
+        if let Some((why, error, assumption)) = self.refusal(id, &provisioner, &refuser) {
             return self.pend_claim(
                 id,
                 Pending::ProvisionerRefuses {
+                    why,
                     class: Str::from(class_name),
                     // The provisioner's name, or what stands for an unknown one.
                     provisioner: Str::from(match class.provisioner {
@@ -139,16 +149,32 @@ impl World {
         id: ClaimId,
         provisioner: &str,
         refuser: &str,
-    ) -> Option<(String, Option<Assumption>)> {
+    ) -> Option<(ProvisionRefusal, String, Option<Assumption>)> {
         let c = self.claim(id);
         let csi = crate::drivers::driver(provisioner)
             .is_some_and(|d| d.attach != crate::drivers::Attach::NotCsi);
         if c.spec.selector.is_some() {
             let assumption = (!csi).then(|| Assumption::ProvisionerLikeCsi(Str::from(refuser)));
-            return Some(("claim Selector is not supported".into(), assumption));
+            return Some((
+                ProvisionRefusal::Selector,
+                "claim Selector is not supported".into(),
+                assumption,
+            ));
         }
-        let (kind, source) = c.data_source.as_deref()?;
-        if !csi || kind.as_str() != "PersistentVolumeClaim" {
+        if let Some((kind, source)) = c.data_source.as_deref() {
+            if let Some(refused) = self.smaller_clone(id, csi, kind.as_str(), source.as_str()) {
+                return Some((ProvisionRefusal::SmallerClone, refused, None));
+            }
+        }
+        // The driver's own CreateVolume, after the sidecar's checks.
+        crate::drivers::refuses_capability(provisioner, c.spec.modes, c.spec.volume_mode)
+            .map(|error| (ProvisionRefusal::Capability, error.to_string(), None))
+    }
+
+    /// A clone smaller than its source claim (`getPVCSource`): the ProvisioningFailed error.
+    fn smaller_clone(&self, id: ClaimId, csi: bool, kind: &str, source: &str) -> Option<String> {
+        let c = self.claim(id);
+        if !csi || kind != "PersistentVolumeClaim" {
             return None;
         }
         let src = self.claim_named(&c.key.namespace, source)?;
@@ -157,13 +183,10 @@ impl World {
             self.claim(src).spec.request.as_ref()?,
         );
         (want < have).then(|| {
-            (
-                format!(
-                    "error getting handle for DataSource Type PersistentVolumeClaim by Name {source}: error, new PVC request must be greater than or equal in size to the specified PVC data source, requested {} but source is {}",
-                    want.bytes_text(),
-                    have.bytes_text()
-                ),
-                None,
+            format!(
+                "error getting handle for DataSource Type PersistentVolumeClaim by Name {source}: error, new PVC request must be greater than or equal in size to the specified PVC data source, requested {} but source is {}",
+                want.bytes_text(),
+                have.bytes_text()
             )
         })
     }

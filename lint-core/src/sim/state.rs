@@ -267,11 +267,13 @@ pub enum Pending {
         error: Str,
     },
     /// No volume matches, and the class's provisioner refuses to provision for the claim (the
-    /// CSI external-provisioner's checks: a selector, a clone smaller than its source): Warning
+    /// CSI external-provisioner's checks: a selector, a clone smaller than its source; then the
+    /// driver's CreateVolume: an access or volume mode it does not serve): Warning
     /// ProvisioningFailed, and it stays Pending.
     ProvisionerRefuses {
         class: Str,
         provisioner: Str,
+        why: ProvisionRefusal,
         /// The error in the ProvisioningFailed event (after "failed to provision volume with
         /// StorageClass ...: ").
         error: Str,
@@ -476,6 +478,17 @@ crate::string::named!(VolumePhase {
     Released => "Released",
     Failed => "Failed",
 });
+
+/// Why a provisioner refuses a claim (see [`Pending::ProvisionerRefuses`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProvisionRefusal {
+    /// The claim has a selector.
+    Selector,
+    /// A clone requests less than its source claim.
+    SmallerClone,
+    /// The driver's CreateVolume does not serve the claim's access modes or volume mode.
+    Capability,
+}
 
 /// Why a volume was Released.
 #[derive(Debug, Clone, PartialEq, Eq)]

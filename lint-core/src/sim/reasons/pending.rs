@@ -67,6 +67,16 @@ impl Pending {
                 }
                 s
             }
+            // Served, but not for this claim: kube-controller-manager's own message.
+            Pending::ProvisionerUnavailable { provisioner, error, .. }
+                if error.starts_with("Failed to provision volume") =>
+            {
+                format!(
+                    "no volume of {} matches it, and kube-controller-manager's {provisioner} refuses it ({})",
+                    class_text(class),
+                    error.split_once(": ").map_or(error.as_str(), |(_, e)| e)
+                )
+            }
             Pending::ProvisionerUnavailable { provisioner, .. } => format!(
                 "no volume of {} matches it, and kube-controller-manager has no provisioner \"{provisioner}\"",
                 class_text(class)
@@ -162,6 +172,7 @@ impl Pending {
         Help::text(match self {
             Pending::ClassNotFound { class, .. } => format!("create StorageClass {class}, or re-create the claim with a class that exists"),
             Pending::ProvisionerUnavailable { class, .. } => format!("StorageClass {class} names a provisioner nothing runs: use a class with a working provisioner, or create a volume that fits"),
+            Pending::ProvisionerRefuses { provisioner, error, why: crate::sim::ProvisionRefusal::Capability, .. } => format!("{provisioner} refuses it ({error}): re-create the claim with access modes and a volume mode its driver serves, or use a class whose driver serves them"),
             Pending::ProvisionerRefuses { provisioner, error, .. } => format!("{provisioner} refuses it ({error}): re-create the claim without a selector, or at least as large as its source, or create a volume that fits"),
             Pending::VolumeMissing { volume } => format!("create PersistentVolume {volume}, or re-create the claim without spec.volumeName"),
             Pending::VolumeMismatch { volume, .. } => format!("the claim and volume {} disagree: re-create the claim to fit it (claims are immutable)", w.volume(*volume).name),
