@@ -164,7 +164,13 @@ fn assertions(sources: &[Source]) -> Vec<(usize, SkipReason)> {
             let rest = file
                 .trim_start_matches(|c: char| c.is_ascii_digit())
                 .trim_start_matches('-');
-            if rest.starts_with("assert") || rest.starts_with("error") {
+            // kuttl's names: `NN-assert.yaml`, `NN-assert-<name>.yaml`, `NN-errors...`; not a
+            // step that only starts with the word (`01-errorpage.yaml`).
+            let word = |w: &str| {
+                rest.strip_prefix(w)
+                    .is_some_and(|after| after.starts_with('.') || after.starts_with('-'))
+            };
+            if word("assert") || word("errors") {
                 out.push((i, SkipReason::KuttlAssertion));
                 continue;
             }
@@ -396,6 +402,8 @@ mod tests {
             Source::new("kuttl/t/01-errors.yaml", ""),
             // A numbered file alone in its directory is no test step.
             Source::new("docs/01-assert.yaml", ""),
+            // A step whose name only starts with the word is applied.
+            Source::new("kuttl/t/02-errorpage.yaml", ""),
         ];
         let (sets, skipped) = partition_skipping(&sources, Grouping::Directory);
         assert_eq!(
@@ -411,8 +419,9 @@ mod tests {
                 ("kuttl/t/01-errors.yaml", SkipReason::KuttlAssertion),
             ]
         );
-        let held: Vec<usize> = sets.iter().flat_map(|s| s.sources.clone()).collect();
-        assert_eq!(held, vec![0, 4, 7]);
+        let mut held: Vec<usize> = sets.iter().flat_map(|s| s.sources.clone()).collect();
+        held.sort_unstable();
+        assert_eq!(held, vec![0, 4, 7, 8]);
         assert!(
             glob_match("*.yaml", "a.yaml")
                 && glob_match("assert-*", "assert-x")

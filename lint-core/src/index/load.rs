@@ -504,8 +504,9 @@ fn shell_prompt_first(text: &str) -> bool {
         return false;
     };
     let first = first.trim_start();
+    // Not `# kubectl ...`: that is a YAML comment as often as a root prompt.
     first.starts_with("$ ")
-        || ["$ kubectl ", "% kubectl ", "> kubectl ", "# kubectl "]
+        || ["$ kubectl ", "% kubectl ", "> kubectl "]
             .iter()
             .any(|p| first.contains(p))
 }
