@@ -1,4 +1,6 @@
-use super::delete_policy_on_imported_volume::{export_signals, provisioned_here};
+use super::delete_policy_on_imported_volume::{
+    classes_shown, deleter_shown, export_signals, provisioned_here,
+};
 use super::prelude::*;
 use crate::sim::Storage;
 
@@ -54,6 +56,7 @@ pub const RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let w = ctx.sim;
+    let shown = classes_shown(w);
     for (pv, policy, vid) in ctx.volumes_with_policy(ReclaimPolicy::Delete) {
         // Two marks of an export: delete-policy-on-imported-volume's.
         if export_signals(pv).len() >= 2 || provisioned_here(w, vid) || ctx.is_live_self(pv) {
@@ -91,11 +94,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                 ));
             }
         }
-        let shown = w.csi_driver(&provisioner).is_some()
-            || w.classes().iter().any(|c| {
-                c.assumption().is_none() && c.provisioner.as_deref() == Some(provisioner.as_str())
-            });
-        if !shown {
+        if !deleter_shown(w, &shown, &provisioner) {
             assumptions.insert(
                 0,
                 Str::from(Assumption::DeleterRuns(provisioner.clone()).describe()),

@@ -109,21 +109,39 @@ pub(super) fn export_signals(pv: &crate::model::Pv) -> Vec<String> {
     signals
 }
 
+/// The provisioners the input or the cluster state shows running here: a defined
+/// StorageClass names it. Collected once per check, not scanned per volume.
+pub(super) fn classes_shown(w: &crate::sim::World) -> std::collections::HashSet<&str> {
+    w.classes()
+        .iter()
+        .filter(|c| c.assumption().is_none())
+        .filter_map(|c| c.provisioner.as_deref())
+        .collect()
+}
+
+/// A deleter (driver or provisioner) runs here, as a CSIDriver or a StorageClass shows.
+pub(super) fn deleter_shown(
+    w: &crate::sim::World,
+    shown: &std::collections::HashSet<&str>,
+    deleter: &str,
+) -> bool {
+    w.csi_driver(deleter).is_some() || shown.contains(deleter)
+}
+
 /// The deleter of a volume's storage, when the input and the cluster state do not show it
 /// running in this cluster: that it does is an assumption.
-pub(super) fn deleter_assumptions(w: &crate::sim::World, pv: &crate::model::Pv) -> Vec<Str> {
+fn deleter_assumptions(
+    w: &crate::sim::World,
+    shown: &std::collections::HashSet<&str>,
+    pv: &crate::model::Pv,
+) -> Vec<Str> {
     let deleter = pv
         .source
         .as_ref()
         .and_then(|s| s.csi_driver.clone())
         .or_else(|| pv.provisioned_by.as_ref().map(|p| p.value.clone()));
     match &deleter {
-        Some(d)
-            if w.csi_driver(d).is_none()
-                && !w.classes().iter().any(|c| {
-                    c.assumption().is_none() && c.provisioner.as_deref() == Some(d.as_str())
-                }) =>
-        {
+        Some(d) if !deleter_shown(w, shown, d) => {
             vec![Str::from(Assumption::ProvisionerRuns(d.clone()).describe())]
         }
         _ => Vec::new(),
@@ -132,6 +150,7 @@ pub(super) fn deleter_assumptions(w: &crate::sim::World, pv: &crate::model::Pv) 
 
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     let w = ctx.sim;
+    let shown = classes_shown(w);
     for (pv, policy, vid) in ctx.volumes_with_policy(ReclaimPolicy::Delete) {
         let signals = export_signals(pv);
         if signals.len() < 2 {
@@ -146,7 +165,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         // Only the driver that made it deletes it: running here too is an assumption unless a
         // StorageClass or CSIDriver of the input or the cluster state names it.
-        let assumptions = deleter_assumptions(w, pv);
+        let assumptions = deleter_assumptions(w, &shown, pv);
         sink.report(
             ctx,
             pv.obj,
