@@ -239,6 +239,22 @@ fn human_output_and_exit_codes() {
 /// The object as the user applied it: what the API server added before admission removed.
 fn applied_object(request: &Value) -> Value {
     let mut o = request["object"].clone();
+    // A Job's pod-template labels and selector that generateSelector filled with the new uid
+    // (the user wrote neither).
+    let uid = o["metadata"]["uid"].clone();
+    if o["kind"] == "Job" && !uid.is_null() {
+        for path in [
+            "/spec/template/metadata/labels",
+            "/spec/selector/matchLabels",
+        ] {
+            if let Some(m) = o.pointer_mut(path).and_then(Value::as_object_mut) {
+                m.retain(|k, v| !(k.ends_with("controller-uid") && *v == uid));
+            }
+        }
+        if o["spec"]["selector"]["matchLabels"] == json!({}) {
+            o["spec"].as_object_mut().unwrap().remove("selector");
+        }
+    }
     let m = o["metadata"].as_object_mut().unwrap();
     for k in [
         "uid",

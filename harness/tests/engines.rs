@@ -518,3 +518,22 @@ fn a_module_beside_the_executable_comes_before_the_workspace_build() {
     fs::copy(module(), dir.join(engine::MODULE_FILE)).unwrap();
     assert_eq!(run().status.code(), Some(1));
 }
+
+/// The browser module's TypeScript types name every event reason the simulation can emit:
+/// a reason added to the core and not to `EventReason` would reach TypeScript users as a
+/// value their type says cannot occur.
+#[test]
+fn browser_types_name_every_event_reason() {
+    let types = fs::read_to_string(repo().join("wasm/src/browser.rs")).unwrap();
+    let union = types
+        .split_once("export type EventReason =")
+        .and_then(|(_, rest)| rest.split_once(';'))
+        .map(|(union, _)| union)
+        .expect("wasm/src/browser.rs declares EventReason");
+    let missing: Vec<&str> = pvlint_core::Reason::ALL
+        .iter()
+        .map(|r| r.as_str())
+        .filter(|r| !union.contains(&format!("\"{r}\"")))
+        .collect();
+    assert!(missing.is_empty(), "EventReason lacks {missing:?}");
+}

@@ -238,6 +238,30 @@ impl<'a> Kustomizations<'a> {
         out
     }
 
+    /// The sources whose objects a kustomization in `sources` may patch (`patches`,
+    /// `patchesStrategicMerge`, `patchesJson6902`): a container's volume mounts, volumes and
+    /// image as written are not necessarily what reaches the API server (a base's Deployment
+    /// mounting a volume each overlay's patch declares).
+    pub fn patched(&self) -> std::collections::HashSet<usize> {
+        let mut out = std::collections::HashSet::new();
+        for &k in &self.ids {
+            let Some(root) = self.roots.get(&k) else {
+                continue;
+            };
+            let patches = ["patches", "patchesStrategicMerge", "patchesJson6902"]
+                .iter()
+                .any(|key| {
+                    root.get(key)
+                        .and_then(Node::as_seq)
+                        .is_some_and(|s| !s.is_empty())
+                });
+            if patches {
+                out.extend(self.reach(k).0);
+            }
+        }
+        out
+    }
+
     /// The `replacements` targets of every kustomization in `sources`: inline, or in the files
     /// their `path:` names (a replacement, or a list of them).
     pub fn replacement_targets(&self) -> Vec<ReplacementTarget> {
@@ -320,6 +344,8 @@ pub struct Facts {
     pub beside: std::collections::HashSet<usize>,
     /// Sources whose selectors a kustomization labels ([`Kustomizations::selector_labelled`]).
     pub labelled: std::collections::HashSet<usize>,
+    /// Sources whose objects a kustomization patches ([`Kustomizations::patched`]).
+    pub patched: std::collections::HashSet<usize>,
     /// Every `replacements` target ([`Kustomizations::replacement_targets`]).
     pub replacements: Vec<ReplacementTarget>,
     /// The targets that reach each source, by their position in `replacements`, ascending.
@@ -347,6 +373,7 @@ impl Facts {
             non_resources: k.non_resources(),
             beside: k.unreached_beside(),
             labelled: k.selector_labelled(),
+            patched: k.patched(),
             replacements,
             replacements_by_source,
         }
@@ -514,80 +541,4 @@ pub(crate) fn normalize(path: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn src(name: &str, text: &str) -> Source {
-        Source::new(name, text)
-    }
-
-    #[test]
-    fn patches_and_generator_inputs_are_found_relative_to_the_kustomization() {
-        let sources = vec![
-            src(
-                "app/overlays/prod/kustomization.yaml",
-                "resources: [../../base]\npatches:\n- path: size.yaml\n- patch: |-\n    - op: add\npatchesStrategicMerge:\n- ./more.yaml\npatchesJson6902:\n- path: ../shared/json.yaml\nconfigMapGenerator:\n- name: c\n  files: [conf=settings.yaml]\n",
-            ),
-            src("app/overlays/prod/size.yaml", "kind: PersistentVolumeClaim\n"),
-            src("app/overlays/prod/more.yaml", "kind: PersistentVolumeClaim\n"),
-            src("app/overlays/shared/json.yaml", "- op: replace\n"),
-            src("app/overlays/prod/settings.yaml", "a: 1\n"),
-            src("app/base/claim.yaml", "kind: PersistentVolumeClaim\n"),
-        ];
-        let found = Kustomizations::of(&sources).non_resources();
-        let mut ids: Vec<_> = found.keys().copied().collect();
-        ids.sort();
-        assert_eq!(ids, vec![1, 2, 3, 4], "the base's resource is not a patch");
-        assert_eq!(found[&1].field, "patches");
-        assert_eq!((found[&1].at.start.line, found[&1].at.start.column), (3, 9));
-        assert_eq!(found[&2].field, "patchesStrategicMerge");
-        assert_eq!(found[&3].field, "patchesJson6902");
-        assert_eq!(found[&4].field, "configMapGenerator");
-    }
-
-    #[test]
-    fn replacement_targets_and_their_field_paths() {
-        let sources = vec![
-            src(
-                "app/kustomization.yaml",
-                "resources: [pvc.yaml]\nreplacements:\n- source: {kind: ConfigMap, name: env, fieldPath: data.class}\n  targets:\n  - select: {kind: PersistentVolumeClaim}\n    fieldPaths: [spec.storageClassName]\n- path: more.yaml\n",
-            ),
-            src(
-                "app/more.yaml",
-                "source: {kind: ConfigMap, name: env, fieldPath: data.image}\ntargets:\n- select: {kind: Deployment, name: web}\n  fieldPaths:\n  - spec.template.spec.containers.[name=app].image\n",
-            ),
-            src("app/pvc.yaml", "kind: PersistentVolumeClaim\n"),
-            src("other/pvc.yaml", "kind: PersistentVolumeClaim\n"),
-        ];
-        let t = Kustomizations::of(&sources).replacement_targets();
-        assert_eq!(t.len(), 2);
-        assert!(t[0].sources.contains(&2) && !t[0].sources.contains(&3));
-        assert!(t[0].selects("PersistentVolumeClaim", "data", Some("default")));
-        assert!(!t[1].selects("Deployment", "api", Some("default")));
-        let (docs, _) = yaml::parse_stream(
-            "spec:\n  template:\n    spec:\n      containers:\n      - name: side\n        image: a\n      - name: app\n        image: b\n",
-        );
-        let root = docs[0].root.as_ref().unwrap();
-        let found = resolve_field_path(root, &t[1].field_paths[0]);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].as_str(), Some("b"));
-        assert_eq!(
-            resolve_field_path(root, "spec.template.spec.containers.*.image").len(),
-            2
-        );
-        assert_eq!(
-            resolve_field_path(root, "spec.template.spec.containers.0.image")[0].as_str(),
-            Some("a")
-        );
-    }
-
-    #[test]
-    fn windows_names_and_no_kustomization() {
-        let sources = vec![
-            src("d\\Kustomization", "patches:\n- path: p.yaml\n"),
-            src("d\\p.yaml", "kind: X\n"),
-        ];
-        assert_eq!(Kustomizations::of(&sources).non_resources().len(), 1);
-        assert!(Kustomizations::of(&sources[1..]).non_resources().is_empty());
-    }
-}
+mod tests;

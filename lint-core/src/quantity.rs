@@ -101,7 +101,7 @@ impl Quantity {
                     }
                     "gi" | "mi" | "ki" | "ti" => format!(
                         "unknown suffix \"{s}\" (suffixes are case-sensitive: {}i)",
-                        s[..1].to_uppercase()
+                        s[..1].to_ascii_uppercase()
                     ),
                     "GB" | "MB" | "KB" | "TB" => {
                         format!("unknown suffix \"{s}\" (use {} or {}i)", &s[..1], &s[..1])

@@ -46,18 +46,8 @@ const CLAIM_REF: Shape = Map(&[
     F("fieldPath", STR),
 ]);
 
-const CSI_SOURCE: Shape = Map(&[
-    F("driver", STR),
-    F("volumeHandle", STR),
-    F("readOnly", STR),
-    F("fsType", STR),
-    F("volumeAttributes", Any),
-    F("controllerPublishSecretRef", Any),
-    F("nodeStageSecretRef", Any),
-    F("nodePublishSecretRef", Any),
-    F("controllerExpandSecretRef", Any),
-    F("nodeExpandSecretRef", Any),
-]);
+mod sources;
+use sources::*;
 
 const PV_SPEC: Shape = Map(&[
     F("accessModes", Any),
@@ -76,24 +66,24 @@ const PV_SPEC: Shape = Map(&[
     ),
     F("hostPath", Map(&[F("path", STR), F("type", STR)])),
     F("local", Map(&[F("path", STR), F("fsType", STR)])),
-    F("awsElasticBlockStore", Any),
-    F("azureDisk", Any),
-    F("azureFile", Any),
-    F("cephfs", Any),
-    F("cinder", Any),
-    F("fc", Any),
-    F("flexVolume", Any),
-    F("flocker", Any),
-    F("gcePersistentDisk", Any),
-    F("glusterfs", Any),
-    F("iscsi", Any),
-    F("photonPersistentDisk", Any),
-    F("portworxVolume", Any),
-    F("quobyte", Any),
-    F("rbd", Any),
-    F("scaleIO", Any),
-    F("storageos", Any),
-    F("vsphereVolume", Any),
+    F("awsElasticBlockStore", AWS_ELASTIC_BLOCK_STORE_SOURCE),
+    F("azureDisk", AZURE_DISK_SOURCE),
+    F("azureFile", AZURE_FILE_PERSISTENT_SOURCE),
+    F("cephfs", CEPHFS_PERSISTENT_SOURCE),
+    F("cinder", CINDER_PERSISTENT_SOURCE),
+    F("fc", FC_SOURCE),
+    F("flexVolume", FLEX_PERSISTENT_SOURCE),
+    F("flocker", FLOCKER_SOURCE),
+    F("gcePersistentDisk", GCE_PERSISTENT_DISK_SOURCE),
+    F("glusterfs", GLUSTERFS_PERSISTENT_SOURCE),
+    F("iscsi", ISCSI_PERSISTENT_SOURCE),
+    F("photonPersistentDisk", PHOTON_PERSISTENT_DISK_SOURCE),
+    F("portworxVolume", PORTWORX_SOURCE),
+    F("quobyte", QUOBYTE_SOURCE),
+    F("rbd", RBD_PERSISTENT_SOURCE),
+    F("scaleIO", SCALEIO_PERSISTENT_SOURCE),
+    F("storageos", STORAGEOS_PERSISTENT_SOURCE),
+    F("vsphereVolume", VSPHERE_VIRTUAL_DISK_SOURCE),
 ]);
 
 pub const PVC_SPEC: Shape = Map(&[
@@ -285,8 +275,8 @@ pub fn alias(kind: &str, key: &str) -> Option<&'static str> {
 
 /// Optimal-string-alignment distance, case-insensitive.
 pub fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_lowercase().chars().collect();
-    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let a: Vec<char> = a.to_ascii_lowercase().chars().collect();
+    let b: Vec<char> = b.to_ascii_lowercase().chars().collect();
     let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;

@@ -155,3 +155,35 @@ fn a_replacement_target_is_a_placeholder() {
         r.findings
     );
 }
+
+/// A base's Deployment mounting a volume only its overlays declare (each overlay's patch adds
+/// it: hostPath in one, a claim in another): linted with the overlay that patches it, its pod
+/// template as written is not what reaches the API server, so a mount of an undeclared volume
+/// is not reported (pkg/apis/core/validation ValidateVolumeMounts judges the rendered object).
+/// Applied alone (`--each-file`), the file reaches the API server as written and is rejected.
+#[test]
+fn a_mount_an_overlay_patch_declares_is_judged_with_the_patch() {
+    const KUSTOMIZATION: &str = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- ../../base\npatches:\n- patch: |-\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata:\n      name: plex\n    spec:\n      template:\n        spec:\n          volumes:\n          - name: media\n            hostPath:\n              path: /srv/media\n";
+    const BASE_KUSTOMIZATION: &str = "resources:\n- deployment.yaml\n";
+    const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: plex\nspec:\n  selector:\n    matchLabels: {app: plex}\n  template:\n    metadata:\n      labels: {app: plex}\n    spec:\n      containers:\n      - name: plex\n        image: plexinc/pms-docker:1.41\n        volumeMounts:\n        - name: media\n          mountPath: /data\n";
+    let files = [
+        ("plex/overlays/dev/kustomization.yaml", KUSTOMIZATION),
+        ("plex/base/kustomization.yaml", BASE_KUSTOMIZATION),
+        ("plex/base/deployment.yaml", DEPLOYMENT),
+    ];
+    let together = lint(&files, false);
+    assert!(
+        rules_at(&together, "plex/base/deployment.yaml")
+            .iter()
+            .all(|(rule, _)| *rule != "invalid-field-value"),
+        "{:#?}",
+        together.findings
+    );
+    let alone = lint(&files, true);
+    assert!(
+        rules_at(&alone, "plex/base/deployment.yaml")
+            .contains(&("invalid-field-value", Severity::Error)),
+        "{:#?}",
+        alone.findings
+    );
+}

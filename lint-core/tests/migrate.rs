@@ -714,3 +714,60 @@ fn migrated_files_over_a_broken_live_export_point_at_the_live_volume() {
     );
     assert!(!summary.contains("when it is created"), "{summary}");
 }
+
+/// An exported Job (`kubectl get job -o yaml`): the API server of a new cluster rejects it
+/// (batch ValidateGeneratedSelector: its template's controller-uid labels and its selector carry
+/// the source cluster's uid). migrate removes what generateSelector wrote, keeps what the user
+/// wrote (the job-name labels, the containers), and the result lints clean; a Job with
+/// `manualSelector: true` is the user's own selector and is left alone.
+#[test]
+fn exported_jobs_are_repaired() {
+    let fixture =
+        read(&root().join("lint-core/tests/fixtures/invalid-field-value/bad-exported-job.yaml"));
+    let errors = |text: &str| -> Vec<String> {
+        api::lint(&Request {
+            sources: vec![Source::new("job.yaml", text)],
+            ..Request::default()
+        })
+        .findings
+        .iter()
+        .filter(|f| f.severity == pvlint_core::Severity::Error)
+        .map(|f| f.message.to_string())
+        .collect()
+    };
+    assert_eq!(
+        errors(&fixture.text).len(),
+        3,
+        "{:?}",
+        errors(&fixture.text)
+    );
+    let m = migrate(vec![fixture], MigrateOptions::default());
+    let out = m.yaml();
+    assert!(errors(&out).is_empty(), "{:?}\n{out}", errors(&out));
+    let yaml: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!yaml.iter().any(|l| l.contains("controller-uid")), "{out}");
+    assert!(
+        !yaml.iter().any(|l| l.trim_start().starts_with("selector:")),
+        "{out}"
+    );
+    assert!(
+        out.contains("job-name: reindex") && out.contains("image: busybox:1.36"),
+        "{out}"
+    );
+    let removed: Vec<&str> = m.objects[0]
+        .changes
+        .iter()
+        .map(|c| c.path.as_str())
+        .collect();
+    assert!(removed.contains(&"spec.selector"), "{removed:?}");
+    let manual = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: m}\nspec:\n  manualSelector: true\n  selector: {matchLabels: {controller-uid: x}}\n  template:\n    metadata: {labels: {controller-uid: x}}\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n";
+    let m = migrate(
+        vec![Source::new("m.yaml", manual)],
+        MigrateOptions::default(),
+    );
+    assert!(
+        m.objects[0].changes.is_empty(),
+        "{:?}",
+        m.objects[0].changes
+    );
+}

@@ -155,8 +155,8 @@ export interface Origin { kind: "cluster" | "manifest" | "statefulset" | "provis
 /** The event reasons the simulation predicts. */
 export type EventReason =
   | "FailedBinding" | "VolumeMismatch" | "ProvisioningFailed" | "ExternalProvisioning" | "ProvisioningSucceeded"
-  | "WaitForFirstConsumer" | "ClaimLost" | "ClaimMisbound" | "VolumeFailedDelete" | "VolumeFailedRecycle"
-  | "VolumeRecycled" | "VolumeUnknownReclaimPolicy";
+  | "WaitForFirstConsumer" | "WaitForPodScheduled" | "ClaimLost" | "ClaimMisbound" | "VolumeFailedDelete"
+  | "VolumeFailedRecycle" | "VolumeRecycled" | "VolumeUnknownReclaimPolicy" | "ExternalExpanding";
 export interface SimEvent { type: "Normal" | "Warning"; reason: EventReason; message: string; transient?: true }
 /** A fit check of the PV controller. */
 export type Check = "beingDeleted" | "capacity" | "storageClassName" | "volumeAttributesClassName" | "volumeMode" | "accessModes" | "selector";

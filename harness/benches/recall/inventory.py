@@ -48,6 +48,7 @@ RULES = {
     "retention-delete": {"retention-deletes-data"},
     "unserved-api": {"removed-api-version"},
     "missing-claim": {"missing-claim"},
+    "rejected-on-create": {"invalid-field-value", "unknown-field"},
 }
 
 
@@ -167,6 +168,31 @@ def inventory(dirs):
                 rp = s.get("persistentVolumeClaimRetentionPolicy")
                 if isinstance(rp, dict) and "Delete" in (rp.get("whenDeleted"), rp.get("whenScaled")):
                     add("retention-delete", path, o, "claim retention Delete")
+            # What the API server refuses on create: a container without an image, a mount of
+            # a volume the pod does not have (a StatefulSet's pod template is not validated),
+            # an exported Job whose template carries its old controller-uid.
+            if kind in ("Deployment", "DaemonSet", "Job", "CronJob", "Pod", "ReplicaSet"):
+                ps = pod_spec(o)
+                vols = ps.get("volumes")
+                names = {v.get("name") for v in vols if isinstance(v, dict)} if isinstance(vols, list) else set()
+                for list_key in ("containers", "initContainers"):
+                    cs = ps.get(list_key)
+                    for c in cs if isinstance(cs, list) else []:
+                        if not isinstance(c, dict):
+                            continue
+                        if not c.get("image"):
+                            add("rejected-on-create", path, o, f"container {c.get('name')} has no image")
+                        for field in ("volumeMounts", "volumeDevices"):
+                            ms = c.get(field)
+                            for mt in ms if isinstance(ms, list) else []:
+                                if isinstance(mt, dict) and mt.get("name") and mt["name"] not in names \
+                                        and (vols is None or isinstance(vols, list)):
+                                    add("rejected-on-create", path, o, f"mounts volume {mt['name']}, not in the pod")
+            if kind == "Job" and s.get("manualSelector") is not True:
+                t = s.get("template") if isinstance(s.get("template"), dict) else {}
+                labels = meta(t).get("labels") if isinstance(meta(t).get("labels"), dict) else {}
+                if "controller-uid" in labels or "batch.kubernetes.io/controller-uid" in labels:
+                    add("rejected-on-create", path, o, "exported Job: template labelled with its old uid")
             if kind in ("Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob", "Pod", "ReplicaSet"):
                 for name in claims_mounted(o):
                     c = claims.get((ns, name))

@@ -56,14 +56,15 @@ fn set_type(root: &mut Node, api_version: &str, kind: &str) {
 }
 
 impl Index {
-    /// Marks the objects whose selectors a kustomization labels.
+    /// Marks the objects whose selectors a kustomization labels, and those it patches.
     pub(super) fn mark_kustomize_labels(&mut self, kustomize: &crate::kustomize::Facts) {
-        let labelled = &kustomize.labelled;
-        if labelled.is_empty() {
+        let (labelled, patched) = (&kustomize.labelled, &kustomize.patched);
+        if labelled.is_empty() && patched.is_empty() {
             return;
         }
         for o in &mut self.objects {
             o.selector_from_kustomize = labelled.contains(&o.source);
+            o.patched_by_kustomize = patched.contains(&o.source);
         }
     }
 

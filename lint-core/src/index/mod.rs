@@ -68,6 +68,9 @@ pub struct Index {
     /// default) an object with a field the API does not know is rejected. `Warn` for objects
     /// that exist already (a cluster's state).
     pub(crate) field_validation: crate::options::FieldValidation,
+    /// The objects exist already (a cluster's state): what the API server checks only when
+    /// it creates an object does not apply.
+    pub(crate) existing: bool,
     /// Objects of an API version that release no longer serves: never created, nothing else
     /// is read of them.
     pub removed: Vec<(ObjId, &'static crate::apiversions::Removed)>,
@@ -127,6 +130,16 @@ impl Index {
             }
         }
         ix.mark_kustomize_labels(kustomize);
+        // A file applied without the kustomization that patches it (`--each-file`, a directory
+        // of its own) reaches the API server as written.
+        if !ids
+            .iter()
+            .any(|&id| crate::kustomize::is_kustomization(&sources[id].name))
+        {
+            for o in &mut ix.objects {
+                o.patched_by_kustomize = false;
+            }
+        }
         ix.mark_kustomize_replacements(kustomize);
         ix.finish_load(sources);
         ix.build_views();
@@ -141,7 +154,9 @@ impl Index {
 
     /// Indexes `sources` for Kubernetes `version`, as objects that exist: a cluster's state.
     pub fn build_for(sources: &[Source], version: crate::options::Target) -> Index {
-        Index::load(sources).with_views(version, crate::options::FieldValidation::Warn)
+        let mut ix = Index::load(sources);
+        ix.existing = true;
+        ix.with_views(version, crate::options::FieldValidation::Warn)
     }
 
     /// Indexes manifests that an apply with `field_validation` creates, for Kubernetes

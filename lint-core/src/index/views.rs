@@ -136,7 +136,7 @@ impl Index {
         }
         let mut diags = Vec::new();
         let mut r = Reader::new(obj, id, &mut diags);
-        let _ = read_object(obj, id, self.version, &mut r);
+        let _ = read_object(obj, id, self.version, !self.existing, &mut r);
         diags.iter().any(|d| d.rejects() || d.kind.unrendered())
     }
 
@@ -223,7 +223,7 @@ impl Index {
             }
             let before = diags.len();
             let mut r = Reader::new(obj, id, &mut diags);
-            let read = read_object(obj, id, self.version, &mut r);
+            let read = read_object(obj, id, self.version, !self.existing, &mut r);
             // Two definitions of one object are both read when one of them is rejected
             // (`find_duplicates`): a lookup by name finds the one that exists.
             let unknown_fields = self.rejected_for_unknown_fields(id);
@@ -334,11 +334,13 @@ enum Read {
 }
 
 /// Reads and validates one object (its metadata, placeholders, its kind's fields) as the API
-/// server validates it on create.
+/// server validates it on create; with `creates` false (a cluster's state: it exists), what
+/// only a create checks is left out.
 fn read_object(
     obj: &Object,
     id: ObjId,
     version: crate::options::Target,
+    creates: bool,
     r: &mut Reader<'_>,
 ) -> Read {
     check_metadata(r);
@@ -387,7 +389,7 @@ fn read_object(
                     }
                 }
             }
-            model::validation::workload(obj, kind, r);
+            model::validation::workload(obj, kind, creates, r);
             Read::Workload(model::read_workload(obj, id, kind, r, version), templates)
         }
         KindClass::Other => Read::Other,

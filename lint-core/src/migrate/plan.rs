@@ -239,6 +239,8 @@ pub(super) fn plan(root: &Node, ctx: &Ctx, opts: &MigrateOptions) -> Plan {
         plan_volume(root, ctx, opts, &mut plan);
     } else if is_pvc(root) {
         plan_claim(root, ctx, opts, &mut plan);
+    } else if kind_of(root) == ("batch/v1", "Job") {
+        plan_job(root, &mut plan);
     } else if kind_of(root).1 == "StatefulSet" {
         if let Some(ts) = root.at("spec.volumeClaimTemplates").and_then(Node::as_seq) {
             for (i, t) in ts.iter().enumerate() {
@@ -255,6 +257,37 @@ pub(super) fn plan(root: &Node, ctx: &Ctx, opts: &MigrateOptions) -> Plan {
     }
     coalesce(root, &mut plan.actions);
     plan
+}
+
+pub(super) const WHY_JOB_UID: &str = "the Job's uid in the source cluster, which the API server's generateSelector wrote into its pod template and selector: the target gives the Job a new uid and rejects a template labelled, or a selector selecting, the old one (ValidateGeneratedSelector: `selector` not auto-generated); without them it generates both again";
+
+/// An exported Job (no `manualSelector: true`): the selector and the controller-uid labels
+/// its source cluster generated from its uid.
+fn plan_job(root: &Node, plan: &mut Plan) {
+    const UID_LABELS: [&str; 2] = ["controller-uid", "batch.kubernetes.io/controller-uid"];
+    if root
+        .at("spec.manualSelector")
+        .and_then(Node::as_scalar)
+        .is_some_and(|s| s.text.as_str() == "true")
+    {
+        return;
+    }
+    let selects_uid = root
+        .at("spec.selector.matchLabels")
+        .is_some_and(|m| UID_LABELS.iter().any(|k| m.get(k).is_some()));
+    if selects_uid {
+        plan.remove(root, path(&["spec", "selector"]), WHY_JOB_UID);
+    }
+    for labels in [
+        &["spec", "template", "metadata", "labels"][..],
+        &["metadata", "labels"][..],
+    ] {
+        for k in UID_LABELS {
+            let mut p = path(labels);
+            p.push(Seg::Key(k.to_string()));
+            plan.remove(root, p, WHY_JOB_UID);
+        }
+    }
 }
 
 pub(super) fn ann(key: &str) -> Path {

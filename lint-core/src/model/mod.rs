@@ -75,6 +75,9 @@ pub struct Object {
     /// A kustomization in the input writes labels into this object's selectors
     /// (`commonLabels`): its selector as written is not what reaches the API server.
     pub selector_from_kustomize: bool,
+    /// A kustomization in the input patches this object's source: its pod template as written
+    /// (volumes, mounts, images) is not necessarily what reaches the API server.
+    pub patched_by_kustomize: bool,
     /// Where a kustomization's `replacements` overwrite this object's fields: the values
     /// written there are placeholders (see [`crate::kustomize::Kustomizations::replacement_targets`]).
     pub replaced: Option<Box<[Span]>>,
@@ -107,6 +110,7 @@ impl Object {
             whole,
             from_patch: false,
             selector_from_kustomize: false,
+            patched_by_kustomize: false,
             replaced: None,
         }
     }

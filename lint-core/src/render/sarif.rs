@@ -144,7 +144,7 @@ fn rule_descriptor(r: &Rule) -> Value {
         "id": r.id,
         "name": r.id.split('-').map(|w| {
             let mut c = w.chars();
-            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+            c.next().map(|f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect::<String>()).unwrap_or_default()
         }).collect::<String>(),
         "shortDescription": { "text": r.summary },
         "fullDescription": { "text": r.docs.what },

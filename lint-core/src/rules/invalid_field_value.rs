@@ -9,9 +9,12 @@ pub const RULE: Rule = Rule {
     docs: Docs {
         what: "Checks the fields pvlint reads: quantities (`storage: 30GG`), integers (`replicas: \"three\"`), \
                strings that YAML reads as booleans or numbers (unquoted `yes` in an annotation), access modes, \
-               volume modes, reclaim policies, binding modes, rolling-update values, a missing `metadata.name`, and \
+               volume modes, reclaim policies, binding modes, rolling-update values, a missing `metadata.name`, \
                `metadata.ownerReferences` (apimachinery `ValidateOwnerReferences`: a version, kind, name and uid \
-               in each, no Event as owner, at most one `controller: true`).",
+               in each, no Event as owner, at most one `controller: true`), containers of pod templates \
+               (an image, and mounts and devices that name a volume of the pod: `validateContainerCommon`, \
+               `ValidateVolumeMounts`), and a Job's selector and controller-uid labels on create \
+               (batch `ValidateGeneratedSelector`: an exported Job carries its old uid).",
         why: "The API server rejects the object, so `kubectl apply` fails for it. Where the value is accepted \
               but means something else (an `is-default-class` annotation that is not exactly \"true\"), \
               the cluster silently does something other than intended.",

@@ -322,13 +322,7 @@ impl World {
                     && !grows(existing.spec.request.as_ref())
                     && self.volumes[volume.idx()].migrated_to.is_none()
                 {
-                    super::push_once(
-                        &mut claim.events,
-                        Event::normal(
-                            Reason::ExternalExpanding,
-                            "waiting for an external controller to expand this PVC",
-                        ),
-                    );
+                    super::push_once(&mut claim.events, super::events::external_expanding());
                 }
             }
             claim.has_consumer |= existing.has_consumer;
@@ -379,6 +373,9 @@ impl World {
                 self.pods
                     .push((Str::from(&w.namespace), w.name.clone(), side, w.obj));
             }
+            if runs_pods && !w.claims.is_empty() {
+                self.consumer_pods.insert((side, w.obj), pod_names(w));
+            }
             for u in &w.claims {
                 let key = ClaimKey {
                     namespace: Str::from(&w.namespace),
@@ -392,5 +389,33 @@ impl World {
                 }
             }
         }
+    }
+}
+
+/// The names of the pods a workload runs, as its controller names them: a bare Pod its own, a
+/// StatefulSet's `<name>-<ordinal>`; the random parts of the others' names
+/// (`SimpleNameGenerator`: five characters; a Deployment's ReplicaSet adds the pod template's
+/// hash, a CronJob's Job its scheduled time) are shown as `<id>`, `<hash>` and `<time>`.
+/// At most ten.
+pub(crate) fn pod_names(w: &crate::model::Workload) -> Box<[Str]> {
+    let count = match w.pods {
+        crate::model::PodCount::Fixed { count, .. } => count.clamp(1, 10),
+        crate::model::PodCount::PerNode => 1,
+    };
+    let name = &w.name;
+    let one = |i: i64| -> Str {
+        Str::from(match w.kind {
+            WorkloadKind::Pod => name.to_string(),
+            WorkloadKind::StatefulSet => format!("{name}-{}", w.ordinals_start + i),
+            WorkloadKind::Deployment => format!("{name}-<hash>-<id>"),
+            WorkloadKind::CronJob => format!("{name}-<time>-<id>"),
+            WorkloadKind::ReplicaSet | WorkloadKind::DaemonSet | WorkloadKind::Job => {
+                format!("{name}-<id>")
+            }
+        })
+    };
+    match w.kind {
+        WorkloadKind::Pod => Box::new([one(0)]),
+        _ => (0..count).map(one).collect(),
     }
 }

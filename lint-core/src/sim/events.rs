@@ -26,6 +26,7 @@ crate::string::named!(Reason {
     ExternalProvisioning => "ExternalProvisioning",
     ProvisioningSucceeded => "ProvisioningSucceeded",
     WaitForFirstConsumer => "WaitForFirstConsumer",
+    WaitForPodScheduled => "WaitForPodScheduled",
     ClaimLost => "ClaimLost",
     ClaimMisbound => "ClaimMisbound",
     VolumeFailedDelete => "VolumeFailedDelete",
@@ -44,6 +45,8 @@ pub enum Reason {
     ExternalProvisioning,
     ProvisioningSucceeded,
     WaitForFirstConsumer,
+    /// Delayed binding, and the claim's pods are not scheduled yet.
+    WaitForPodScheduled,
     ClaimLost,
     ClaimMisbound,
     VolumeFailedDelete,
@@ -113,11 +116,33 @@ pub fn external_provisioning(provisioner: &str) -> Event {
     )
 }
 
+/// expand_controller syncHandler: a Bound claim asks for more than its status.capacity and no
+/// plugin of kube-controller-manager expands its volume.
+pub fn external_expanding() -> Event {
+    Event::normal(
+        Reason::ExternalExpanding,
+        "waiting for an external controller to expand this PVC",
+    )
+}
+
 pub fn wait_for_first_consumer() -> Event {
     Event::normal(
         Reason::WaitForFirstConsumer,
         "waiting for first consumer to be created before binding",
     )
+}
+
+/// `emitEventForUnboundDelayBindingClaim` (pv_controller.go): a delayed-binding claim whose
+/// pods (`findNonScheduledPodsByPVC`) are not scheduled yet, named in the message.
+pub fn wait_for_pod_scheduled(pods: &[Str]) -> Event {
+    let message = match pods {
+        [one] => format!("waiting for pod {one} to be scheduled"),
+        _ => format!(
+            "waiting for pods {} to be scheduled",
+            pods.iter().map(Str::as_str).collect::<Vec<_>>().join(",")
+        ),
+    };
+    Event::normal(Reason::WaitForPodScheduled, message)
 }
 
 /// syncUnboundClaim: no volume matches and no class to provision from.

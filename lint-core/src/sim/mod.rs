@@ -91,6 +91,9 @@ pub struct World {
     statefulset_by_key: HashMap<(Str, Str), usize>,
     /// Bare Pods of the input, by namespace and name (for `delete pod/...`).
     pods: Vec<(Str, Str, Side, ObjId)>,
+    /// The names of the pods each workload that mounts a claim runs, as the controllers name
+    /// them (see [`apply::pod_names`]).
+    consumer_pods: HashMap<(Side, ObjId), Box<[Str]>>,
     /// Class names the input's static volumes use without a StorageClass: assumed not to
     /// exist (see [`Assumption::StaticClassOnly`]).
     /// Each with the assumption behind it: a label of static volumes
@@ -123,6 +126,11 @@ pub struct World {
     claim_order: Vec<ClaimId>,
     /// Of equally good volumes the last binds (see [`timing`]).
     pub(crate) last_tie: bool,
+    /// See [`timing::Timing::other_provisioning_race`].
+    other_provisioning_race: bool,
+    /// Some claim was synced before a matching volume of its apply existed, while its class
+    /// provisions: which binds depends on timing (see [`World::provisions_before_volume`]).
+    pub(crate) provisioning_raced: bool,
     /// By class: the attachment all its static volumes share, if they agree; found once
     /// each run converges (see [`World::pool_attachment`]).
     pool_attach: HashMap<Str, Option<crate::binding::attach::Attach>>,
@@ -242,6 +250,7 @@ impl World {
             ordered_ready: Default::default(),
             unbound_ordinals: HashMap::new(),
             pods: Vec::new(),
+            consumer_pods: HashMap::new(),
             statefulsets: Vec::new(),
             statefulset_by_key: HashMap::new(),
             provisioned_texts: HashMap::new(),
@@ -254,6 +263,8 @@ impl World {
             late: Default::default(),
             claim_order: Vec::new(),
             last_tie: false,
+            other_provisioning_race: false,
+            provisioning_raced: false,
             pool_attach: HashMap::new(),
             static_classes: std::collections::HashSet::new(),
             skipped_claims: std::collections::HashSet::new(),

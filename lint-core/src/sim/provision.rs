@@ -96,6 +96,7 @@ impl World {
                             class: Str::from(class_name),
                             provisioner: Str::from(p),
                             error: Str::from(error),
+                            waiting_pods: Vec::new(),
                         },
                     );
                 }
@@ -107,6 +108,7 @@ impl World {
                         class: Str::from(class_name),
                         provisioner: Str::default(),
                         error: "no volume plugin matched name: ".into(),
+                        waiting_pods: Vec::new(),
                     },
                 )
             }
@@ -119,6 +121,11 @@ impl World {
             None => format!("the provisioner of {}", self.class_label(&class.name)),
         };
         if let Some((why, error, assumption)) = self.refusal(id, &provisioner, &refuser) {
+            // provisionClaimOperationExternal: the controller hands the claim to the external
+            // provisioner (Normal ExternalProvisioning) before that one refuses (oracle case 37).
+            if let Some(e) = event {
+                super::push_once(&mut self.claims[id.idx()].events, e);
+            }
             return self.pend_claim(
                 id,
                 Pending::ProvisionerRefuses {

@@ -62,6 +62,7 @@ impl World {
     pub(crate) fn set_timing(&mut self, t: &timing::Timing) {
         self.claim_order = t.order.clone();
         self.last_tie = t.last_tie;
+        self.other_provisioning_race = t.other_provisioning_race;
     }
 
     /// Whether a pod still uses the claim (what pvc-protection waits for).
@@ -70,6 +71,21 @@ impl World {
             .used_by
             .iter()
             .any(|u| !self.podless.contains(u))
+    }
+
+    /// The pods that use the claim and are not scheduled yet, by name
+    /// (`findNonScheduledPodsByPVC`): a StatefulSet's claim template is its ordinal's pod.
+    pub(crate) fn unscheduled_pods(&self, id: ClaimId) -> Vec<Str> {
+        let c = self.claim(id);
+        if let Some(t) = &c.template_of {
+            return vec![Str::from(format!("{}-{}", t.statefulset, t.ordinal))];
+        }
+        c.used_by
+            .iter()
+            .filter(|u| !self.podless.contains(u))
+            .filter_map(|u| self.consumer_pods.get(u))
+            .flat_map(|names| names.iter().cloned())
+            .collect()
     }
 
     /// The claims a StatefulSet creates, in ordinal order.

@@ -265,6 +265,11 @@ pub enum Pending {
         provisioner: Str,
         /// The error in the ProvisioningFailed event.
         error: Str,
+        /// Delayed binding with `kubernetes.io/no-provisioner`: the scheduler never selects a
+        /// node for these pods (volumebinding `checkVolumeProvisions`), so the controller never
+        /// tries to provision and says it waits for them (Normal WaitForPodScheduled), not
+        /// ProvisioningFailed. Empty when the controller tries (Immediate, or a node chosen).
+        waiting_pods: Vec<Str>,
     },
     /// No volume matches, and the class's provisioner refuses to provision for the claim (the
     /// CSI external-provisioner's checks: a selector, a clone smaller than its source; then the

@@ -131,6 +131,44 @@ impl World {
         self.first_apply && self.file_order && c < v
     }
 
+    /// What the first sync of a claim of class `class` did when no volume of its apply had
+    /// arrived yet (syncUnboundClaim → provisionClaim), for a claim a later volume serves.
+    /// A class that provisions starts provisioning at once (oracle cases 36 and 38): with
+    /// kube-controller-manager's own provisioner the new volume was first in every run; an
+    /// external provisioner takes longer, and the volume of the apply usually binds first.
+    /// The other outcome is an alternative ([`super::timing::Timing::other_provisioning_race`]).
+    fn first_sync_without(&mut self, class: &str) -> Option<FirstSync> {
+        let c = self.class(class)?;
+        let provisioner = c.provisioner.clone()?;
+        if let Some(error) = self.unserved_provisioner(c) {
+            // Immediate binding with a provisioner kube-controller-manager lacks (such as
+            // kubernetes.io/no-provisioner): Warning ProvisioningFailed, then the volume binds.
+            return Some(FirstSync::Fails(super::Event::warning(
+                super::Reason::ProvisioningFailed,
+                error,
+            )));
+        }
+        if provisioner.as_str() == crate::kube::NO_PROVISIONER {
+            return None;
+        }
+        self.provisioning_raced = true;
+        let in_tree = provisioner.starts_with("kubernetes.io/")
+            && super::reclaim::migrated_driver(&provisioner, self.options.target()).is_none();
+        Some(if in_tree != self.other_provisioning_race {
+            FirstSync::Provisions
+        } else {
+            FirstSync::Binds
+        })
+    }
+
+    /// Whether the claim is written before the StorageClass `class` in the manifests.
+    fn arrives_before_object(&self, id: ClaimId, class: &Class) -> bool {
+        match (self.claim(id).origin.manifest_object(), &class.knowledge) {
+            (Some(c), ClassKnowledge::Defined(Side::Manifest, k)) => c < *k,
+            _ => false,
+        }
+    }
+
     /// `syncUnboundClaim` without spec.volumeName.
     fn sync_unbound_claim(&mut self, id: ClaimId) -> bool {
         if self.claim_vac_unsupported(id) {
@@ -154,21 +192,60 @@ impl World {
             );
         }
         if let Some(found) = self.find_best_match(id, delay && !node_chosen) {
-            if self.arrives_before(id, found.volume) && class_name.is_empty() {
-                // Created before the volume in the same apply: its first sync found nothing
-                // (pv_controller syncUnboundClaim), the next (resync, or the volume's arrival)
-                // binds.
-                let e = super::events::no_match_no_class().on_the_way();
-                super::push_once(&mut self.claims[id.idx()].events, e);
+            if self.arrives_before(id, found.volume) {
+                if class_name.is_empty() {
+                    // Created before the volume in the same apply: its first sync found nothing
+                    // (pv_controller syncUnboundClaim), the next (resync, or the volume's
+                    // arrival) binds.
+                    let e = super::events::no_match_no_class().on_the_way();
+                    super::push_once(&mut self.claims[id.idx()].events, e);
+                } else if !delay {
+                    if let Some(first) = self.first_sync_without(&class_name) {
+                        match first {
+                            FirstSync::Provisions => return self.provision_claim(id),
+                            FirstSync::Fails(e) => {
+                                super::push_once(&mut self.claims[id.idx()].events, e.on_the_way());
+                            }
+                            FirstSync::Binds => {}
+                        }
+                    }
+                }
             }
             return self.bind(found.volume, id, found.how);
+        }
+        // Created before its class in the same apply: the first sync's provisionClaim found
+        // no class (Warning ProvisioningFailed "... not found"); the next provisions (oracle
+        // case 33), whether or not the class delays binding.
+        if self.first_apply
+            && self.file_order
+            && self.claim(id).class_source == ClassSource::Written
+            && self
+                .class(&class_name)
+                .is_some_and(|k| self.arrives_before_object(id, k))
+        {
+            let e = super::events::class_not_found(&class_name).on_the_way();
+            super::push_once(&mut self.claims[id.idx()].events, e);
         }
         if self.claim(id).class.is_none()
             && !self.claim(id).written_class.has_class()
             && self.retroactive_default_enabled()
         {
             if let Ok(Some(d)) = self.default_class() {
+                // Created before the default class of the same apply: its first sync found
+                // no class (Normal FailedBinding); assignDefaultStorageClass gives it the class
+                // once that exists.
+                let early = self.first_apply
+                    && self.file_order
+                    && self
+                        .class(&d)
+                        .is_some_and(|k| self.arrives_before_object(id, k));
                 let c = &mut self.claims[id.idx()];
+                if early {
+                    super::push_once(
+                        &mut c.events,
+                        super::events::no_match_no_class().on_the_way(),
+                    );
+                }
                 c.class = Some(Str::from(d));
                 c.class_source = ClassSource::Retroactive;
                 return true;
@@ -184,6 +261,30 @@ impl World {
         }
         if class_name.is_empty() {
             return self.pend(id, Pending::NoMatchNoClass);
+        }
+        // volumebinding checkVolumeProvisions: a class of `kubernetes.io/no-provisioner` cannot
+        // provision, so no node passes and the scheduler never selects one; the controller
+        // keeps waiting for the pods (emitEventForUnboundDelayBindingClaim) and never calls
+        // provisionClaim (oracle case 32).
+        if delay && !self.claim(id).selected_node {
+            let provisioner = self.class(&class_name).and_then(|c| c.provisioner.clone());
+            if provisioner.as_deref() == Some(crate::kube::NO_PROVISIONER) {
+                let waiting_pods = self.unscheduled_pods(id);
+                if !waiting_pods.is_empty() {
+                    return self.pend(
+                        id,
+                        Pending::ProvisionerUnavailable {
+                            class: Str::from(class_name),
+                            provisioner: Str::from(crate::kube::NO_PROVISIONER),
+                            error: Str::from(format!(
+                                "no volume plugin matched name: {}",
+                                crate::kube::NO_PROVISIONER
+                            )),
+                            waiting_pods,
+                        },
+                    );
+                }
+            }
         }
         self.provision_claim(id)
     }
@@ -215,8 +316,34 @@ impl World {
             || !c.bind_completed;
         c.volume_name = Some(name);
         c.bind_completed = true;
+        // expand_controller syncHandler: a claim bound without checks to a volume smaller than
+        // its request asks for more than its status.capacity, and no in-tree plugin of
+        // kube-controller-manager expands it: it waits for an external resizer (oracle case 35).
+        if matches!(
+            how,
+            BindHow::NamedEachOther { .. } | BindHow::ReservedByClaimRef { .. }
+        ) {
+            let vol = &self.volumes[v.idx()];
+            let smaller = matches!(
+                (c.spec.request.as_ref(), vol.spec.capacity.as_ref()),
+                (Some(want), Some(has)) if want > has
+            );
+            if smaller && vol.migrated_to.is_none() {
+                super::push_once(&mut c.events, super::events::external_expanding());
+            }
+        }
         c.state = ClaimState::Bound { volume: v, how };
         self.track_unbound(id, before);
         changed
     }
+}
+
+/// See [`World::first_sync_without`].
+enum FirstSync {
+    /// Provisioning starts, and its volume binds.
+    Provisions,
+    /// The event the first sync emitted; the volume binds at the next.
+    Fails(Event),
+    /// The volume binds (provisioning, if it started, comes second).
+    Binds,
 }

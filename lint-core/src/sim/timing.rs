@@ -25,6 +25,10 @@ pub struct Timing {
     /// Of equally good volumes, the last one binds (upstream's unstable sort and map order
     /// pick any).
     pub(crate) last_tie: bool,
+    /// A claim whose class provisions, synced before a matching volume of the same apply
+    /// exists, ends the other way than the likely one (see
+    /// [`World::provisions_before_volume`]).
+    pub(crate) other_provisioning_race: bool,
 }
 /// An outcome that can occur instead of the simulation's, when timing differs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,13 +117,22 @@ pub fn alternatives(main: &World, rerun: impl Fn(Timing) -> Option<World>) -> Ve
         .volumes()
         .filter(|(_, v)| !matches!(v.origin, Origin::Provisioned { .. }))
         .count();
+    let mut timings: Vec<(String, Timing)> = Vec::new();
+    if main.provisioning_raced {
+        timings.push((
+            "a claim whose class provisions is synced before a matching volume of the same apply exists: provisioning starts, and whether the new volume or the existing one binds first depends on how fast the provisioner is (kube-controller-manager's own provisioners are usually first; an external one can be slower)".into(),
+            Timing {
+                other_provisioning_race: true,
+                ..Timing::default()
+            },
+        ));
+    }
     if racing.is_empty()
         || (racing.len() == 1 && pool < 2)
         || main.claims().count() + main.volumes().count() > MAX_OBJECTS
     {
-        return Vec::new();
+        return collect(&base, timings, rerun);
     }
-    let mut timings: Vec<(String, Timing)> = Vec::new();
     let orders = if racing.len() <= MAX_PERMUTED {
         permutations(&racing)
     } else {
@@ -147,6 +160,7 @@ pub fn alternatives(main: &World, rerun: impl Fn(Timing) -> Option<World>) -> Ve
                     late: Vec::new(),
                     order: order.clone(),
                     last_tie,
+                    ..Timing::default()
                 },
             ));
         }
@@ -179,6 +193,15 @@ pub fn alternatives(main: &World, rerun: impl Fn(Timing) -> Option<World>) -> Ve
             },
         ));
     }
+    collect(&base, timings, rerun)
+}
+
+/// The outcomes of `timings` that differ from `base` and from each other.
+fn collect(
+    base: &BTreeMap<String, Option<String>>,
+    timings: Vec<(String, Timing)>,
+    rerun: impl Fn(Timing) -> Option<World>,
+) -> Vec<Alternative> {
     let mut out: Vec<Alternative> = Vec::new();
     let mut seen = vec![base.clone()];
     for (why, timing) in timings {

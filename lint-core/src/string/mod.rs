@@ -395,6 +395,10 @@ impl fmt::Debug for Str {
 macro_rules! named {
     ($t:ty { $($v:ident => $s:literal),* $(,)? }) => {
         impl $t {
+            /// Every variant, in declaration order.
+            #[allow(dead_code)]
+            pub const ALL: &'static [Self] = &[$(Self::$v),*];
+
             /// The variant's name, as Kubernetes and pvlint's outputs write it.
             pub fn as_str(self) -> &'static str {
                 match self {

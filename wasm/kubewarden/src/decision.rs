@@ -67,6 +67,7 @@ const MAX_WARNINGS: usize = 20;
 /// the `server-populated-fields` rule must not see them.
 fn strip_server_fields(obj: &Value) -> Value {
     let mut o = obj.clone();
+    strip_generated_selector(&mut o);
     if let Some(m) = o.get_mut("metadata").and_then(Value::as_object_mut) {
         for k in pvlint_core::SERVER_POPULATED_METADATA {
             m.remove(*k);
@@ -76,6 +77,47 @@ fn strip_server_fields(obj: &Value) -> Value {
         m.remove("status");
     }
     o
+}
+
+/// A Job being created went through the Job strategy's `generateSelector` before validating
+/// admission: its pod template carries the new uid (`controller-uid`,
+/// `batch.kubernetes.io/controller-uid`) and its selector selects it. Undone, so the Job is
+/// judged as written (an exported Job's stale uid is what pvlint reports, not the new one).
+fn strip_generated_selector(o: &mut Value) {
+    if o["kind"] != "Job" || o["spec"]["manualSelector"] == true {
+        return;
+    }
+    let uid = str_at(o, &["metadata", "uid"]).to_string();
+    if uid.is_empty() {
+        return;
+    }
+    let keys = ["controller-uid", "batch.kubernetes.io/controller-uid"];
+    if let Some(labels) = o
+        .pointer_mut("/spec/template/metadata/labels")
+        .and_then(Value::as_object_mut)
+    {
+        labels.retain(|k, v| !(keys.contains(&k.as_str()) && v.as_str() == Some(uid.as_str())));
+    }
+    let Some(spec) = o.get_mut("spec").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let mut emptied = false;
+    if let Some(sel) = spec.get_mut("selector").and_then(Value::as_object_mut) {
+        if let Some(ml) = sel.get_mut("matchLabels").and_then(Value::as_object_mut) {
+            ml.retain(|k, v| !(keys.contains(&k.as_str()) && v.as_str() == Some(uid.as_str())));
+            if ml.is_empty() {
+                sel.remove("matchLabels");
+            }
+        }
+        emptied = sel
+            .get("matchExpressions")
+            .and_then(Value::as_array)
+            .is_none_or(Vec::is_empty)
+            && !sel.contains_key("matchLabels");
+    }
+    if emptied {
+        spec.remove("selector");
+    }
 }
 
 fn str_at<'a>(v: &'a Value, path: &[&str]) -> &'a str {

@@ -106,9 +106,12 @@ fn deployment_rolling_update(r: &mut Reader<'_>) {
 }
 
 /// Workloads: selectors, rolling-update values, pod volumes.
-pub(crate) fn workload(obj: &Object, kind: WorkloadKind, r: &mut Reader<'_>) {
+pub(crate) fn workload(obj: &Object, kind: WorkloadKind, creates: bool, r: &mut Reader<'_>) {
     use crate::model::WorkloadKind as K;
     let root = obj.root();
+    if kind == K::Job && creates {
+        generated_selector(obj, r);
+    }
     match kind {
         K::Deployment => deployment_rolling_update(r),
         K::DaemonSet => {
@@ -215,7 +218,8 @@ pub(crate) fn workload(obj: &Object, kind: WorkloadKind, r: &mut Reader<'_>) {
     if kind == K::StatefulSet {
         return;
     }
-    let vol_path = format!("{}.volumes", kind.pod_spec_path());
+    let spec_path = kind.pod_spec_path();
+    let vol_path = format!("{spec_path}.volumes");
     let mut names = std::collections::HashSet::new();
     for (i, v) in root
         .at(&vol_path)
@@ -249,5 +253,153 @@ pub(crate) fn workload(obj: &Object, kind: WorkloadKind, r: &mut Reader<'_>) {
                 );
             }
         }
+    }
+    // A kustomization's patch may add the volumes, mounts or image (a base's Deployment
+    // mounting a volume each overlay declares): what reaches the API server is not known.
+    if !obj.patched_by_kustomize {
+        containers(obj, r, spec_path, &names);
+    }
+}
+
+/// Each container of a pod spec, as `validateContainers` / `validateInitContainers` check it
+/// (pkg/apis/core/validation): an image (`validateContainerCommon`: "image: Required value"),
+/// and every volumeMount and volumeDevice naming a volume of the pod (`ValidateVolumeMounts`,
+/// `ValidateVolumeDevices`: "name: Not found"). Not judged when the volumes are not a list of
+/// named volumes (a template placeholder stands for them).
+fn containers(
+    obj: &Object,
+    r: &mut Reader<'_>,
+    spec_path: &str,
+    volumes: &std::collections::HashSet<String>,
+) {
+    let root = obj.root();
+    let vols = root.at(&format!("{spec_path}.volumes"));
+    let volumes_known = match vols {
+        None => true,
+        Some(n) if n.is_null() => true,
+        Some(n) => n.as_seq().is_some_and(|seq| {
+            seq.iter()
+                .all(|v| v.get("name").and_then(Node::as_str).is_some())
+        }),
+    };
+    for list in ["containers", "initContainers"] {
+        let path = format!("{spec_path}.{list}");
+        let Some(seq) = root.at(&path).and_then(Node::as_seq) else {
+            continue;
+        };
+        for (i, c) in seq.iter().enumerate() {
+            if c.as_map().is_none() {
+                continue;
+            }
+            let base = format!("{path}[{i}]");
+            if c.get("image")
+                .is_none_or(|n| n.is_null() || n.as_str() == Some(""))
+            {
+                reject(
+                    r,
+                    at(obj, &base),
+                    format!("{base}.image: Required value"),
+                    "name the container's image",
+                );
+            }
+            if !volumes_known {
+                continue;
+            }
+            for field in ["volumeMounts", "volumeDevices"] {
+                for (j, m) in c
+                    .get(field)
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default()
+                    .iter()
+                    .enumerate()
+                {
+                    let Some(name) = m.get("name").and_then(Node::as_str) else {
+                        continue;
+                    };
+                    if !name.is_empty() && !volumes.contains(name) {
+                        let p = format!("{base}.{field}[{j}].name");
+                        reject(
+                            r,
+                            at(obj, &p),
+                            format!("{p}: Not found: \"{name}\""),
+                            "add a volume of that name to the pod's volumes, or mount one it has",
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// pkg/apis/batch/validation `ValidateGeneratedSelector`, after the Job strategy's
+/// `generateSelector` on create: without `manualSelector: true` the API server gives the new
+/// Job a new uid, labels its pod template with it (`batch.kubernetes.io/controller-uid`,
+/// `controller-uid`) unless they are set, adds it to the selector unless that names it, and
+/// requires the labels to carry the new uid and the selector to select only the labels it
+/// generates. A Job exported from a cluster (`kubectl get -o yaml`) carries the old uid in
+/// both, and is rejected.
+fn generated_selector(obj: &Object, r: &mut Reader<'_>) {
+    const UID_LABELS: [&str; 2] = ["controller-uid", "batch.kubernetes.io/controller-uid"];
+    const NEW_UID: &str = "<the new Job's uid>";
+    let root = obj.root();
+    if r.bool("spec.manualSelector").is_some_and(|b| b.value) {
+        return;
+    }
+    let labels = root.at("spec.template.metadata.labels");
+    let labels_shown = labels.map_or_else(|| "null".to_string(), shown);
+    let label = |key: &str| labels.and_then(|l| l.get(key)).and_then(Node::as_str);
+    // ValidateHasLabel: a uid label set before the uid exists cannot hold it.
+    for key in UID_LABELS {
+        if label(key).is_some() {
+            let path = format!("spec.template.metadata.labels[{key}]");
+            reject(
+                r,
+                at(obj, "spec.template.metadata.labels"),
+                format!("{path}: Invalid value: {labels_shown}: must be '{NEW_UID}'"),
+                "remove the controller-uid labels (the API server sets them), or set spec.manualSelector: true",
+            );
+        }
+    }
+    // The selector, with the uid generateSelector adds, must select the generated labels:
+    // the new uid and the Job's name (batch.kubernetes.io/job-name, job-name), nothing else.
+    let Some(sel) = root.at("spec.selector").filter(|n| !n.is_null()) else {
+        return;
+    };
+    let name = obj.name.as_str();
+    let expected: crate::binding::Labels = [
+        ("batch.kubernetes.io/controller-uid", NEW_UID),
+        ("batch.kubernetes.io/job-name", name),
+        ("job-name", name),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    let Some(s) = crate::model::meta::read_selector(r, "spec.selector") else {
+        return;
+    };
+    use crate::binding::selector::Requirement;
+    let uid_key = "batch.kubernetes.io/controller-uid";
+    let names_uid = s
+        .value
+        .requirements
+        .iter()
+        .any(|q| matches!(q, Requirement::Equals(k, _) if k == uid_key));
+    let generated = (!names_uid).then(|| Requirement::Equals(uid_key.into(), NEW_UID.into()));
+    let selects = s
+        .value
+        .requirements
+        .iter()
+        .chain(generated.as_ref())
+        .all(|q| q.matches(&expected));
+    if !selects {
+        reject(
+            r,
+            at(obj, "spec.selector"),
+            format!(
+                "spec.selector: Invalid value: {}: `selector` not auto-generated",
+                shown(sel)
+            ),
+            "remove spec.selector (the API server generates it), or set spec.manualSelector: true",
+        );
     }
 }

@@ -4,9 +4,19 @@ use super::{class_text, Help};
 use crate::binding::fit::Mismatch;
 use crate::sim::events::{
     class_not_found, no_match_no_class, volume_taken, wait_for_first_consumer,
+    wait_for_pod_scheduled,
 };
 use crate::sim::state::{ClaimId, ClassSource, Event, Pending, Reason};
 use crate::sim::{CauseKey, World};
+
+/// "pod a" or "pods a, b".
+fn pod_list(pods: &[crate::string::Str]) -> String {
+    let names: Vec<&str> = pods.iter().map(|p| p.as_str()).collect();
+    match names.as_slice() {
+        [one] => format!("pod {one}"),
+        _ => format!("pods {}", names.join(", ")),
+    }
+}
 
 impl Pending {
     /// The event a claim Pending for this reason gets (None: the controller emits none).
@@ -18,6 +28,9 @@ impl Pending {
             Pending::WaitForFirstConsumer { .. } => Some(wait_for_first_consumer()),
             Pending::NoMatchNoClass => Some(no_match_no_class()),
             Pending::ClassNotFound { class, .. } => Some(class_not_found(class)),
+            Pending::ProvisionerUnavailable { waiting_pods, .. } if !waiting_pods.is_empty() => {
+                Some(wait_for_pod_scheduled(waiting_pods))
+            }
             Pending::ProvisionerUnavailable { error, .. } => {
                 Some(Event::warning(Reason::ProvisioningFailed, error.clone()))
             }
@@ -77,6 +90,11 @@ impl Pending {
                     error.split_once(": ").map_or(error.as_str(), |(_, e)| e)
                 )
             }
+            Pending::ProvisionerUnavailable { provisioner, waiting_pods, .. } if !waiting_pods.is_empty() => format!(
+                "no volume of {} matches it, and {provisioner} provisions nothing, so the scheduler finds no node for {} (it stays Pending too)",
+                class_text(class),
+                pod_list(waiting_pods)
+            ),
             Pending::ProvisionerUnavailable { provisioner, .. } => format!(
                 "no volume of {} matches it, and kube-controller-manager has no provisioner \"{provisioner}\"",
                 class_text(class)
