@@ -812,3 +812,46 @@ fn an_ordered_ready_statefulset_creates_each_ordinal_once_the_one_before_is_boun
         .collect();
     assert_eq!(pending.len(), 3, "{:#?}", s.claims);
 }
+
+/// Issue 37 class 7, from pv_controller.go syncUnboundClaim with spec.volumeName: a claim that
+/// names a volume too small for it, which another claim of the apply then takes, records
+/// VolumeMismatch (its first sync) and then FailedBinding ("already bound to a different
+/// claim"); a claim that names a Released volume the deleter removes in the same apply records
+/// FailedBinding only if it is synced before the deletion (a real cluster recorded none), so
+/// the event is on the way, and the claim waits for a volume of that name without an event.
+#[test]
+fn events_of_a_named_volume_that_is_taken_or_deleted() {
+    let taken = sim(
+        "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: small}\nspec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], storageClassName: \"\", hostPath: {path: /tmp/x/small}}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: named, namespace: default}\nspec: {accessModes: [ReadWriteOnce], storageClassName: \"\", volumeName: small, resources: {requests: {storage: 2Gi}}}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: other, namespace: default}\nspec: {accessModes: [ReadWriteOnce], storageClassName: \"\", resources: {requests: {storage: 1Gi}}}\n",
+        Options::default(),
+        vec![],
+    );
+    let reasons: Vec<(Reason, bool)> = claim(&taken.claims, "named")
+        .events
+        .iter()
+        .map(|e| (e.reason, e.transient))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            (Reason::VolumeMismatch, false),
+            (Reason::FailedBinding, false)
+        ]
+    );
+    let deleted = sim(
+        "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: old}\nspec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], storageClassName: \"\", persistentVolumeReclaimPolicy: Delete, hostPath: {path: /tmp/x/old}, claimRef: {namespace: default, name: gone, uid: 11111111-2222-3333-4444-555555555555}}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: wants, namespace: default}\nspec: {accessModes: [ReadWriteOnce], storageClassName: \"\", volumeName: old, resources: {requests: {storage: 1Gi}}}\n",
+        Options {
+            hostpath_provisioner: true,
+            ..Options::default()
+        },
+        vec![],
+    );
+    let wants = claim(&deleted.claims, "wants");
+    assert_eq!(wants.phase, ClaimPhase::Pending);
+    let reasons: Vec<(Reason, bool)> = wants
+        .events
+        .iter()
+        .map(|e| (e.reason, e.transient))
+        .collect();
+    assert_eq!(reasons, [(Reason::FailedBinding, true)]);
+}

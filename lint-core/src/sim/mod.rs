@@ -129,7 +129,7 @@ pub struct World {
     /// See [`timing::Timing::other_provisioning_race`].
     other_provisioning_race: bool,
     /// Some claim was synced before a matching volume of its apply existed, while its class
-    /// provisions: which binds depends on timing (see [`World::provisions_before_volume`]).
+    /// provisions: which binds depends on timing (see `World::first_sync_without`).
     pub(crate) provisioning_raced: bool,
     /// By class: the attachment all its static volumes share, if they agree; found once
     /// each run converges (see [`World::pool_attachment`]).

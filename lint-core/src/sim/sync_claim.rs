@@ -69,6 +69,17 @@ impl World {
     /// `syncUnboundClaim` with spec.volumeName set.
     fn sync_prebound_claim(&mut self, id: ClaimId, vol: &str) -> bool {
         let Some(v) = self.volume_named(vol) else {
+            // The named volume was there at an earlier sync of this apply (bound to another
+            // claim, or not fitting) and is gone now (released and deleted): whether the claim
+            // was synced before the deletion, and said so, is timing (issue 37 class 7: a real
+            // cluster recorded no event).
+            if self.first_apply {
+                for e in &mut self.claims[id.idx()].events {
+                    if matches!(e.reason, Reason::FailedBinding | Reason::VolumeMismatch) {
+                        e.transient = true;
+                    }
+                }
+            }
             return self.pend(
                 id,
                 Pending::VolumeMissing {

@@ -27,7 +27,7 @@ pub struct Timing {
     pub(crate) last_tie: bool,
     /// A claim whose class provisions, synced before a matching volume of the same apply
     /// exists, ends the other way than the likely one (see
-    /// [`World::provisions_before_volume`]).
+    /// `World::first_sync_without`).
     pub(crate) other_provisioning_race: bool,
 }
 /// An outcome that can occur instead of the simulation's, when timing differs.
