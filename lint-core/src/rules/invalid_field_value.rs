@@ -14,7 +14,9 @@ pub const RULE: Rule = Rule {
                in each, no Event as owner, at most one `controller: true`), containers of pod templates \
                (an image, and mounts and devices that name a volume of the pod: `validateContainerCommon`, \
                `ValidateVolumeMounts`), and a Job's selector and controller-uid labels on create \
-               (batch `ValidateGeneratedSelector`: an exported Job carries its old uid).",
+               (batch `ValidateGeneratedSelector`: an exported Job carries its old uid), and a claim's \
+               `dataSource` / `dataSourceRef` (`ValidatePersistentVolumeClaimSpec`: a name and a kind, only a \
+               PersistentVolumeClaim from the core group, the two naming the same object).",
         why: "The API server rejects the object, so `kubectl apply` fails for it. Where the value is accepted \
               but means something else (an `is-default-class` annotation that is not exactly \"true\"), \
               the cluster silently does something other than intended.",

@@ -345,6 +345,69 @@ pub(crate) fn claim(obj: &Object, _pvc: &Pvc, r: &mut Reader<'_>) {
             );
         }
     }
+    data_sources(obj, r);
+}
+
+/// `ValidatePersistentVolumeClaimSpec`'s data sources: each of `dataSource` and
+/// `dataSourceRef` names an object and its kind, and a kind of the core group can only be a
+/// PersistentVolumeClaim (`validateDataSource`, `validateDataSourceRef`); written together, they
+/// name the same object (`isDataSourceEqualDataSourceRef`: apiGroup, kind and name, an absent
+/// apiGroup unlike an empty one).
+fn data_sources(obj: &Object, r: &mut Reader<'_>) {
+    let root = obj.root();
+    let ds = root.at("spec.dataSource").filter(|n| n.as_map().is_some());
+    let dsr = root
+        .at("spec.dataSourceRef")
+        .filter(|n| n.as_map().is_some());
+    let text = |n: &Node, k: &str| n.get(k).and_then(Node::as_str).map(str::to_string);
+    for (path, n) in [("spec.dataSource", ds), ("spec.dataSourceRef", dsr)] {
+        let Some(n) = n else { continue };
+        // A value a template fills in is not judged.
+        if n.as_map().is_some_and(|m| {
+            m.iter()
+                .any(|e| e.value.as_str().is_none() && !e.value.is_null())
+        }) {
+            continue;
+        }
+        for key in ["name", "kind"] {
+            if text(n, key).is_none_or(|v| v.is_empty()) {
+                reject(
+                    r,
+                    at(obj, path),
+                    format!("{path}.{key}: Required value"),
+                    "name the claim or snapshot the volume is made from, and its kind",
+                );
+            }
+        }
+        let kind = text(n, "kind").unwrap_or_default();
+        if text(n, "apiGroup").unwrap_or_default().is_empty()
+            && !kind.is_empty()
+            && kind != "PersistentVolumeClaim"
+        {
+            reject(
+                r,
+                at(obj, path),
+                format!("{path}: Invalid value: \"{kind}\": must be 'PersistentVolumeClaim' when referencing the default apiGroup"),
+                "a VolumeSnapshot needs apiGroup: snapshot.storage.k8s.io; of the core group only a PersistentVolumeClaim can be cloned",
+            );
+        }
+    }
+    let (Some(ds), Some(dsr)) = (ds, dsr) else {
+        return;
+    };
+    // dataSourceRef.namespace is dropped on create unless the CrossNamespaceVolumeDataSource
+    // gate (alpha, off) is on (DropDisabledFields), so the two are compared without it.
+    if ["apiGroup", "kind", "name"]
+        .iter()
+        .any(|k| text(ds, k) != text(dsr, k))
+    {
+        reject(
+            r,
+            at(obj, "spec.dataSource"),
+            "spec: Invalid value: spec.dataSource: must match dataSourceRef".into(),
+            "keep one of spec.dataSource and spec.dataSourceRef (the API server fills in the other), or make them name the same object",
+        );
+    }
 }
 
 /// `ValidateStorageClass` (reclaimPolicy and volumeBindingMode after defaulting).
