@@ -156,6 +156,13 @@ pub const SERVER_POPULATED_METADATA: &[&str] = &[
     "deletionGracePeriodSeconds",
 ];
 
+/// The pod-template labels the Job strategy's `generateSelector` writes with a new Job's uid
+/// (`batch.LegacyControllerUidLabel`, `batch.ControllerUidLabel`), and the selector key it
+/// adds: the marks of an exported Job (validation rejects them on create, `pvlint migrate`
+/// removes them, the admission policy undoes them before it judges).
+pub const JOB_UID_LABELS: [&str; 2] = ["controller-uid", "batch.kubernetes.io/controller-uid"];
+pub const JOB_UID_SELECTOR_KEY: &str = "batch.kubernetes.io/controller-uid";
+
 crate::string::named!(ReclaimPolicy {
     Retain => "Retain",
     Delete => "Delete",

@@ -55,7 +55,7 @@ pub use finding::{
     Applicability, Consequence, Edit, EventText, Finding, Location, ObjectRef, Phase, Related,
     Severity, StorageFate, Suggestion,
 };
-pub use kube::SERVER_POPULATED_METADATA;
+pub use kube::{JOB_UID_LABELS, SERVER_POPULATED_METADATA};
 pub use options::{FieldValidation, KubeVersion, Options, RuleLevel};
 pub use report::{Report, Summary, SCHEMA, VERSION};
 pub use rules::{Docs, Family, Rule};

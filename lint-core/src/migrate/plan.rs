@@ -264,7 +264,6 @@ pub(super) const WHY_JOB_UID: &str = "the Job's uid in the source cluster, which
 /// An exported Job (no `manualSelector: true`): the selector and the controller-uid labels
 /// its source cluster generated from its uid.
 fn plan_job(root: &Node, plan: &mut Plan) {
-    const UID_LABELS: [&str; 2] = ["controller-uid", "batch.kubernetes.io/controller-uid"];
     if root
         .at("spec.manualSelector")
         .and_then(Node::as_scalar)
@@ -274,7 +273,7 @@ fn plan_job(root: &Node, plan: &mut Plan) {
     }
     let selects_uid = root
         .at("spec.selector.matchLabels")
-        .is_some_and(|m| UID_LABELS.iter().any(|k| m.get(k).is_some()));
+        .is_some_and(|m| kube::JOB_UID_LABELS.iter().any(|k| m.get(k).is_some()));
     if selects_uid {
         plan.remove(root, path(&["spec", "selector"]), WHY_JOB_UID);
     }
@@ -282,7 +281,7 @@ fn plan_job(root: &Node, plan: &mut Plan) {
         &["spec", "template", "metadata", "labels"][..],
         &["metadata", "labels"][..],
     ] {
-        for k in UID_LABELS {
+        for k in kube::JOB_UID_LABELS {
             let mut p = path(labels);
             p.push(Seg::Key(k.to_string()));
             plan.remove(root, p, WHY_JOB_UID);

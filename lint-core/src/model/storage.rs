@@ -458,16 +458,31 @@ pub(crate) fn read_claim(
         .string(&p("spec.volumeAttributesClassName"))
         .map(|s| s.value)
         .unwrap_or_default();
+    // As the create path leaves them (pkg/api/persistentvolumeclaim): a dataSourceRef of
+    // another namespace is dropped (its gate is alpha), and without a dataSourceRef a
+    // dataSource other than a claim or a VolumeSnapshot is dropped (validation::storage says
+    // so to the user).
     let data_source = ["spec.dataSourceRef", "spec.dataSource"]
         .iter()
         .find_map(|at| {
             let base = p(at);
+            if r.string(&format!("{base}.namespace"))
+                .is_some_and(|ns| !ns.value.is_empty())
+            {
+                return None;
+            }
             let name = r.string(&format!("{base}.name"))?;
             let kind = r.string(&format!("{base}.kind"))?;
             let api_group = r
                 .string(&format!("{base}.apiGroup"))
                 .map(|g| g.value)
                 .unwrap_or_default();
+            let kept = *at == "spec.dataSourceRef"
+                || (api_group.is_empty() && kind.value == "PersistentVolumeClaim")
+                || (api_group == "snapshot.storage.k8s.io" && kind.value == "VolumeSnapshot");
+            if !kept {
+                return None;
+            }
             Some(Box::new(DataSource {
                 kind: kind.value,
                 name: name.value,

@@ -16,7 +16,9 @@ pub const RULE: Rule = Rule {
                `ValidateVolumeMounts`), and a Job's selector and controller-uid labels on create \
                (batch `ValidateGeneratedSelector`: an exported Job carries its old uid), and a claim's \
                `dataSource` / `dataSourceRef` (`ValidatePersistentVolumeClaimSpec`: a name and a kind, only a \
-               PersistentVolumeClaim from the core group, the two naming the same object).",
+               PersistentVolumeClaim from the core group, the two naming the same object; a `dataSource` \
+               that is neither a claim nor a VolumeSnapshot is dropped on create, a warning: \
+               `EnforceDataSourceBackwardsCompatibility`).",
         why: "The API server rejects the object, so `kubectl apply` fails for it. Where the value is accepted \
               but means something else (an `is-default-class` annotation that is not exactly \"true\"), \
               the cluster silently does something other than intended.",
@@ -35,7 +37,8 @@ pub const RULE: Rule = Rule {
             Grade {
                 severity: Severity::Warning,
                 when: "the API server accepts the value, but it means something else: an `is-default-class` \
-                       annotation that is not exactly \"true\" does not make the class the default",
+                       annotation that is not exactly \"true\" does not make the class the default; a claim's \
+                       `dataSource` of a kind the API server drops, so the volume is made empty",
                 example: "bad-default-class-not-true.yaml",
             },
         ],

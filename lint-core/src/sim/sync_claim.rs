@@ -172,12 +172,14 @@ impl World {
         })
     }
 
-    /// Whether the claim is written before the StorageClass `class` in the manifests.
-    fn arrives_before_object(&self, id: ClaimId, class: &Class) -> bool {
-        match (self.claim(id).origin.manifest_object(), &class.knowledge) {
+    /// Whether the claim and the StorageClass `class` came in the first apply, the claim
+    /// earlier in the file (as [`World::arrives_before`] for a volume).
+    fn arrives_before_class(&self, id: ClaimId, class: &Class) -> bool {
+        let in_order = match (self.claim(id).origin.manifest_object(), &class.knowledge) {
             (Some(c), ClassKnowledge::Defined(Side::Manifest, k)) => c < *k,
             _ => false,
-        }
+        };
+        self.first_apply && self.file_order && in_order
     }
 
     /// `syncUnboundClaim` without spec.volumeName.
@@ -227,12 +229,10 @@ impl World {
         // Created before its class in the same apply: the first sync's provisionClaim found
         // no class (Warning ProvisioningFailed "... not found"); the next provisions (oracle
         // case 33), whether or not the class delays binding.
-        if self.first_apply
-            && self.file_order
-            && self.claim(id).class_source == ClassSource::Written
+        if self.claim(id).class_source == ClassSource::Written
             && self
                 .class(&class_name)
-                .is_some_and(|k| self.arrives_before_object(id, k))
+                .is_some_and(|k| self.arrives_before_class(id, k))
         {
             let e = super::events::class_not_found(&class_name).on_the_way();
             super::push_once(&mut self.claims[id.idx()].events, e);
@@ -245,11 +245,9 @@ impl World {
                 // Created before the default class of the same apply: its first sync found
                 // no class (Normal FailedBinding); assignDefaultStorageClass gives it the class
                 // once that exists.
-                let early = self.first_apply
-                    && self.file_order
-                    && self
-                        .class(&d)
-                        .is_some_and(|k| self.arrives_before_object(id, k));
+                let early = self
+                    .class(&d)
+                    .is_some_and(|k| self.arrives_before_class(id, k));
                 let c = &mut self.claims[id.idx()];
                 if early {
                     super::push_once(
@@ -287,10 +285,13 @@ impl World {
                         Pending::ProvisionerUnavailable {
                             class: Str::from(class_name),
                             provisioner: Str::from(crate::kube::NO_PROVISIONER),
-                            error: Str::from(format!(
-                                "no volume plugin matched name: {}",
-                                crate::kube::NO_PROVISIONER
-                            )),
+                            error: Str::from(
+                                super::provision::unserved_in_tree(
+                                    crate::kube::NO_PROVISIONER,
+                                    self.options.kube_version,
+                                )
+                                .unwrap_or_default(),
+                            ),
                             waiting_pods,
                         },
                     );

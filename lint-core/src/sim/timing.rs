@@ -106,6 +106,9 @@ fn permutations(items: &[ClaimId]) -> Vec<Vec<ClaimId>> {
 /// The outcomes other timings give, each once: `rerun` runs the whole request with a timing.
 /// `main` is the simulation's own (likely) outcome.
 pub fn alternatives(main: &World, rerun: impl Fn(Timing) -> Option<World>) -> Vec<Alternative> {
+    if main.claims().count() + main.volumes().count() > MAX_OBJECTS {
+        return Vec::new();
+    }
     let base = mapping(main);
     let racing: Vec<ClaimId> = main
         .claims()
@@ -127,10 +130,7 @@ pub fn alternatives(main: &World, rerun: impl Fn(Timing) -> Option<World>) -> Ve
             },
         ));
     }
-    if racing.is_empty()
-        || (racing.len() == 1 && pool < 2)
-        || main.claims().count() + main.volumes().count() > MAX_OBJECTS
-    {
+    if racing.is_empty() || (racing.len() == 1 && pool < 2) {
         return collect(&base, timings, rerun);
     }
     let orders = if racing.len() <= MAX_PERMUTED {

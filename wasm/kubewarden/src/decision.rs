@@ -91,7 +91,7 @@ fn strip_generated_selector(o: &mut Value) {
     if uid.is_empty() {
         return;
     }
-    let keys = ["controller-uid", "batch.kubernetes.io/controller-uid"];
+    let keys = pvlint_core::JOB_UID_LABELS;
     if let Some(labels) = o
         .pointer_mut("/spec/template/metadata/labels")
         .and_then(Value::as_object_mut)

@@ -5,6 +5,7 @@ use super::{
     at, is_dns_subdomain, is_qualified_name, reject, require_monitors, DNS_SUBDOMAIN,
     QUALIFIED_NAME,
 };
+use crate::finding::Severity;
 use crate::model::{Object, Pv, Pvc, Reader, StorageClass};
 use crate::node::Node;
 
@@ -348,27 +349,50 @@ pub(crate) fn claim(obj: &Object, _pvc: &Pvc, r: &mut Reader<'_>) {
     data_sources(obj, r);
 }
 
-/// `ValidatePersistentVolumeClaimSpec`'s data sources: each of `dataSource` and
-/// `dataSourceRef` names an object and its kind, and a kind of the core group can only be a
-/// PersistentVolumeClaim (`validateDataSource`, `validateDataSourceRef`); written together, they
-/// name the same object (`isDataSourceEqualDataSourceRef`: apiGroup, kind and name, an absent
-/// apiGroup unlike an empty one).
+/// A claim's data sources as the API server takes them on create (pkg/api/persistentvolumeclaim
+/// util.go, then `ValidatePersistentVolumeClaimSpec`):
+/// - `DropDisabledFields`: a `dataSourceRef` naming another namespace is dropped whole while the
+///   CrossNamespaceVolumeDataSource gate (alpha) is off;
+/// - `EnforceDataSourceBackwardsCompatibility`: without a `dataSourceRef`, a `dataSource` that is
+///   neither a PersistentVolumeClaim nor a snapshot.storage.k8s.io VolumeSnapshot is dropped
+///   silently: the claim is accepted and its volume is made empty (a warning here);
+/// - what is left is validated (`validateDataSource`, `validateDataSourceRef`: a name and a
+///   kind, only PersistentVolumeClaim of the core group), and the two must name the same
+///   object (`isDataSourceEqualDataSourceRef`).
 fn data_sources(obj: &Object, r: &mut Reader<'_>) {
     let root = obj.root();
-    let ds = root.at("spec.dataSource").filter(|n| n.as_map().is_some());
-    let dsr = root
-        .at("spec.dataSourceRef")
-        .filter(|n| n.as_map().is_some());
     let text = |n: &Node, k: &str| n.get(k).and_then(Node::as_str).map(str::to_string);
+    // A value a template fills in is not judged.
+    let written = |path: &str| {
+        root.at(path).filter(|n| {
+            n.as_map().is_some_and(|m| {
+                m.iter()
+                    .all(|e| e.value.as_str().is_some() || e.value.is_null())
+            })
+        })
+    };
+    let dsr = written("spec.dataSourceRef")
+        .filter(|n| text(n, "namespace").is_none_or(|ns| ns.is_empty()));
+    let mut ds = written("spec.dataSource");
+    if let (Some(n), None) = (ds, dsr) {
+        let (group, kind) = (
+            text(n, "apiGroup").unwrap_or_default(),
+            text(n, "kind").unwrap_or_default(),
+        );
+        let kept = (group.is_empty() && kind == "PersistentVolumeClaim")
+            || (group == "snapshot.storage.k8s.io" && kind == "VolumeSnapshot");
+        if !kept {
+            r.invalid(
+                at(obj, "spec.dataSource"),
+                Severity::Warning,
+                format!("spec.dataSource names a {} the API server drops: only a PersistentVolumeClaim or a snapshot.storage.k8s.io VolumeSnapshot is kept there, so the claim's volume is made empty", if kind.is_empty() { "source without a kind".to_string() } else { format!("{kind}{}", if group.is_empty() { String::new() } else { format!(" of {group}") }) }),
+                "name a populator's object in spec.dataSourceRef (which keeps any kind with an apiGroup), or a claim or VolumeSnapshot in spec.dataSource".into(),
+            );
+            ds = None;
+        }
+    }
     for (path, n) in [("spec.dataSource", ds), ("spec.dataSourceRef", dsr)] {
         let Some(n) = n else { continue };
-        // A value a template fills in is not judged.
-        if n.as_map().is_some_and(|m| {
-            m.iter()
-                .any(|e| e.value.as_str().is_none() && !e.value.is_null())
-        }) {
-            continue;
-        }
         for key in ["name", "kind"] {
             if text(n, key).is_none_or(|v| v.is_empty()) {
                 reject(
@@ -395,8 +419,6 @@ fn data_sources(obj: &Object, r: &mut Reader<'_>) {
     let (Some(ds), Some(dsr)) = (ds, dsr) else {
         return;
     };
-    // dataSourceRef.namespace is dropped on create unless the CrossNamespaceVolumeDataSource
-    // gate (alpha, off) is on (DropDisabledFields), so the two are compared without it.
     if ["apiGroup", "kind", "name"]
         .iter()
         .any(|k| text(ds, k) != text(dsr, k))

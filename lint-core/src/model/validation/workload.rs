@@ -339,7 +339,6 @@ fn containers(
 /// generates. A Job exported from a cluster (`kubectl get -o yaml`) carries the old uid in
 /// both, and is rejected.
 fn generated_selector(obj: &Object, r: &mut Reader<'_>) {
-    const UID_LABELS: [&str; 2] = ["controller-uid", "batch.kubernetes.io/controller-uid"];
     const NEW_UID: &str = "<the new Job's uid>";
     let root = obj.root();
     if r.bool("spec.manualSelector").is_some_and(|b| b.value) {
@@ -349,7 +348,7 @@ fn generated_selector(obj: &Object, r: &mut Reader<'_>) {
     let labels_shown = labels.map_or_else(|| "null".to_string(), shown);
     let label = |key: &str| labels.and_then(|l| l.get(key)).and_then(Node::as_str);
     // ValidateHasLabel: a uid label set before the uid exists cannot hold it.
-    for key in UID_LABELS {
+    for key in crate::kube::JOB_UID_LABELS {
         if label(key).is_some() {
             let path = format!("spec.template.metadata.labels[{key}]");
             reject(
@@ -367,7 +366,7 @@ fn generated_selector(obj: &Object, r: &mut Reader<'_>) {
     };
     let name = obj.name.as_str();
     let expected: crate::binding::Labels = [
-        ("batch.kubernetes.io/controller-uid", NEW_UID),
+        (crate::kube::JOB_UID_SELECTOR_KEY, NEW_UID),
         ("batch.kubernetes.io/job-name", name),
         ("job-name", name),
     ]
@@ -378,7 +377,7 @@ fn generated_selector(obj: &Object, r: &mut Reader<'_>) {
         return;
     };
     use crate::binding::selector::Requirement;
-    let uid_key = "batch.kubernetes.io/controller-uid";
+    let uid_key = crate::kube::JOB_UID_SELECTOR_KEY;
     let names_uid = s
         .value
         .requirements
