@@ -463,6 +463,11 @@ fn named_files(root: &Node) -> Vec<(&'static str, &Node)> {
     for p in items("patches") {
         if let Some(path) = p.get("path") {
             out.push(("patches", path));
+        } else if p.as_str().is_some_and(|s| !s.contains('\n')) {
+            // kustomize reads a `patches` list with a string in it as the legacy
+            // patchesStrategicMerge (api/types/fix.go, FixKustomizationPreUnmarshalling and
+            // useLegacyPatch): each string is a patch file.
+            out.push(("patchesStrategicMerge", p));
         }
     }
     for p in items("patchesStrategicMerge") {

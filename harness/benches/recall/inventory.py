@@ -49,7 +49,66 @@ RULES = {
     "unserved-api": {"removed-api-version"},
     "missing-claim": {"missing-claim"},
     "rejected-on-create": {"invalid-field-value", "unknown-field"},
+    "driver-refuses": {"unbindable-claim", "claim-pending"},
 }
+
+# What a reviewer reads in each driver's documentation: (refused access modes with a file
+# system, refused with a raw block volume, serves Block at all, ReadOnlyMany only from a data
+# source, clones, restores snapshots). None: not known.
+DRIVERS = {
+    "ebs.csi.aws.com": ({"ReadOnlyMany", "ReadWriteMany"}, {"ReadOnlyMany"}, True, False, None, None),
+    "pd.csi.storage.gke.io": ({"ReadWriteMany"}, set(), True, False, True, True),
+    "disk.csi.azure.com": ({"ReadOnlyMany", "ReadWriteMany"}, set(), True, False, True, True),
+    "csi.vsphere.vmware.com": (set(), {"ReadOnlyMany", "ReadWriteMany"}, True, False, False, True),
+    "dobs.csi.digitalocean.com": ({"ReadOnlyMany", "ReadWriteMany"}, {"ReadOnlyMany", "ReadWriteMany"}, True, False, False, True),
+    "csi.hetzner.cloud": ({"ReadOnlyMany", "ReadWriteMany"}, {"ReadOnlyMany", "ReadWriteMany"}, True, False, False, False),
+    "linodebs.csi.linode.com": (set(), set(), True, False, True, False),
+    "rbd.csi.ceph.com": ({"ReadWriteMany"}, set(), True, True, True, True),
+    "cephfs.csi.ceph.com": (set(), set(), False, True, True, True),
+    "driver.longhorn.io": ({"ReadOnlyMany"}, {"ReadOnlyMany"}, True, False, True, True),
+    "efs.csi.aws.com": ({"ReadOnlyMany"}, {"ReadOnlyMany"}, False, False, False, False),
+    "fsx.csi.aws.com": ({"ReadOnlyMany"}, {"ReadOnlyMany"}, True, False, False, False),
+    "file.csi.azure.com": (set(), set(), False, False, True, True),
+    "blob.csi.azure.com": (set(), set(), False, False, True, False),
+    "filestore.csi.storage.gke.io": (set(), set(), False, False, False, True),
+    "manila.csi.openstack.org": (set(), set(), False, False, False, True),
+    "csi.juicefs.com": (set(), set(), False, False, False, True),
+    "nfs.csi.k8s.io": (set(), set(), False, False, True, True),
+    "smb.csi.k8s.io": (set(), set(), False, False, True, False),
+}
+
+
+def driver_facts(provisioner):
+    if not isinstance(provisioner, str):
+        return None
+    for name, facts in DRIVERS.items():
+        if provisioner == name or (name.endswith("ceph.com") and provisioner.endswith("." + name)):
+            return facts
+    return None
+
+
+def refused_by_driver(claim, provisioner):
+    """Why the class's driver cannot make this claim's volume, or None."""
+    facts = driver_facts(provisioner)
+    if facts is None:
+        return None
+    fs_refused, block_refused, serves_block, rox_needs_source, clones, restores = facts
+    s = spec(claim)
+    modes = {m for m in (s.get("accessModes") or []) if isinstance(m, str)}
+    block = s.get("volumeMode") == "Block"
+    source = s.get("dataSourceRef") if isinstance(s.get("dataSourceRef"), dict) else s.get("dataSource")
+    source = source if isinstance(source, dict) else None
+    if source is not None and source.get("kind") == "PersistentVolumeClaim" and clones is False:
+        return "the driver does not clone"
+    if source is not None and source.get("kind") == "VolumeSnapshot" and restores is False:
+        return "the driver does not restore snapshots"
+    if modes & (block_refused if block else fs_refused):
+        return f"the driver refuses {sorted(modes)} with volumeMode {'Block' if block else 'Filesystem'}"
+    if block and not serves_block:
+        return "the driver has no block volumes"
+    if rox_needs_source and "ReadOnlyMany" in modes and source is None:
+        return "ReadOnlyMany without a data source"
+    return None
 
 
 def documents(path):
@@ -139,9 +198,12 @@ def inventory(dirs):
 
     for _, objects in sorted(by_dir.items()):
         claims = {}
+        classes = {}
         for path, o in objects:
             if o.get("kind") == "PersistentVolumeClaim":
                 claims[(meta(o).get("namespace") or "default", str(meta(o).get("name")))] = o
+            if o.get("kind") == "StorageClass":
+                classes[str(meta(o).get("name"))] = o.get("provisioner")
         for path, o in objects:
             if templated(o):
                 continue
@@ -164,6 +226,10 @@ def inventory(dirs):
             if kind == "PersistentVolume" and s.get("persistentVolumeReclaimPolicy") == "Delete":
                 if "pv.kubernetes.io/provisioned-by" in ann or isinstance(s.get("csi"), dict):
                     add("delete-on-existing-storage", path, o, "static PV with Delete handed to a deleter")
+            if kind == "PersistentVolumeClaim" and not s.get("volumeName") and not s.get("selector"):
+                why = refused_by_driver(o, classes.get(s.get("storageClassName")))
+                if why:
+                    add("driver-refuses", path, o, why)
             if kind == "StatefulSet":
                 rp = s.get("persistentVolumeClaimRetentionPolicy")
                 if isinstance(rp, dict) and "Delete" in (rp.get("whenDeleted"), rp.get("whenScaled")):

@@ -73,3 +73,21 @@ fn windows_names_and_no_kustomization() {
     assert_eq!(Kustomizations::of(&sources).non_resources().len(), 1);
     assert!(Kustomizations::of(&sources[1..]).non_resources().is_empty());
 }
+
+/// kustomize's api/types/fix.go (`FixKustomizationPreUnmarshalling`, `useLegacyPatch`): a
+/// `patches` list with a string in it is read as the legacy `patchesStrategicMerge`, so each
+/// string names a patch file, not an object to apply.
+#[test]
+fn a_patches_list_of_file_names_is_the_legacy_strategic_merge() {
+    let sources = vec![
+        src(
+            "deploy/kustomization.yaml",
+            "resources:\n- node.yaml\npatches:\n- dev/node_image.yaml\n",
+        ),
+        src("deploy/node.yaml", "kind: DaemonSet\n"),
+        src("deploy/dev/node_image.yaml", "kind: DaemonSet\n"),
+    ];
+    let found = Kustomizations::of(&sources).non_resources();
+    assert_eq!(found.keys().copied().collect::<Vec<_>>(), vec![2]);
+    assert_eq!(found[&2].field, "patchesStrategicMerge");
+}

@@ -91,8 +91,25 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         };
         let names: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+        // A Node is the one built-in kind whose status the API server keeps on create
+        // (pkg/registry/core/node strategy.go, nodeStrategy.PrepareForCreate: "Nodes allow
+        // *all* fields, including status, to be set on create"); the others reset it.
+        let keeps_status =
+            obj.kind == "Node" && crate::model::group_of(&obj.api_version).is_empty();
+        let status_fate = "keeps the status, which stands until the node controller marks the Node Unknown (no kubelet heartbeat)";
         let summary = if names.contains(&"metadata.resourceVersion") {
-            format!("it carries {}: kubectl apply creates it (it clears resourceVersion; the API server sets its own uid and drops status), but every later apply of this file sends the stale resourceVersion and fails with a Conflict (\"the object has been modified\")", names.join(", "))
+            format!("it carries {}: kubectl apply creates it (it clears resourceVersion; the API server sets its own uid and {} status), but every later apply of this file sends the stale resourceVersion and fails with a Conflict (\"the object has been modified\")", names.join(", "), if keeps_status { "keeps" } else { "drops" })
+        } else if keeps_status && names.contains(&"status") {
+            let meta: Vec<&str> = names.iter().copied().filter(|n| *n != "status").collect();
+            if meta.is_empty() {
+                format!("it carries status: the API server {status_fate}")
+            } else {
+                format!(
+                    "it carries {}: the API server replaces {} on create and {status_fate}",
+                    names.join(", "),
+                    meta.join(", ")
+                )
+            }
         } else {
             format!("it carries {}: the API server replaces or drops them on create, but identity copied with them may break binding", names.join(", "))
         };

@@ -42,6 +42,7 @@ use std::collections::HashMap;
 pub use cause::{CauseKey, Role, Subject};
 pub use elsewhere::{ClusterHints, Elsewhere, LocalCluster};
 pub use ops::Operation;
+pub use provision::ProvisionRefusal;
 pub use report::{Located, Simulation};
 pub use state::*;
 pub use whatif::AfterClaimRefRemoval;

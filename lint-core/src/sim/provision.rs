@@ -145,11 +145,13 @@ impl World {
     }
 
     /// What the external provisioner refuses to provision, in the order its
-    /// `prepareProvision` checks (kubernetes-csi/external-provisioner pkg/controller/
-    /// controller.go): a claim with a selector ("claim Selector is not supported"), then a
-    /// clone smaller than its source claim (`getPVCSource`). Certain for CSI drivers (the
-    /// sidecar checks); for another provisioner, the selector is an assumption (most refuse
-    /// it, each in its own code) and a clone is not judged.
+    /// `prepareProvision` checks (kubernetes-csi/external-provisioner@0688604faa43 pkg/controller/
+    /// controller.go): a claim with a selector ("claim Selector is not supported"); a data
+    /// source the driver has no capability for (449-471, 649-651); then what `getPVCSource`
+    /// finds wrong with a clone's source (1198-1285: smaller, another driver's volume, another
+    /// volume mode); then the driver's own CreateVolume ([`crate::drivers::refuses_capability`]).
+    /// Certain for CSI drivers (the sidecar checks); for another provisioner, the selector is
+    /// an assumption (most refuse it, each in its own code) and a data source is not judged.
     /// `refuser` names the provisioner in what is assumed of it.
     fn refusal(
         &self,
@@ -157,6 +159,7 @@ impl World {
         provisioner: &str,
         refuser: &str,
     ) -> Option<(ProvisionRefusal, String, Option<Assumption>)> {
+        use crate::drivers::ControllerCapability;
         let c = self.claim(id);
         let csi = crate::drivers::driver(provisioner)
             .is_some_and(|d| d.attach != crate::drivers::Attach::NotCsi);
@@ -168,32 +171,114 @@ impl World {
                 assumption,
             ));
         }
-        if let Some((kind, source)) = c.data_source.as_deref() {
-            if let Some(refused) = self.smaller_clone(id, csi, kind.as_str(), source.as_str()) {
-                return Some((ProvisionRefusal::SmallerClone, refused, None));
+        if let (Some((kind, source)), true) = (c.data_source.as_deref(), csi) {
+            let needs = match kind.as_str() {
+                "PersistentVolumeClaim" => Some(ControllerCapability::CloneVolume),
+                "VolumeSnapshot" => Some(ControllerCapability::CreateDeleteSnapshot),
+                _ => None,
+            };
+            if let Some(cap) =
+                needs.filter(|cap| crate::drivers::reports(provisioner, *cap) == Some(false))
+            {
+                let why = match cap {
+                    ControllerCapability::CloneVolume => ProvisionRefusal::NoCloning,
+                    ControllerCapability::CreateDeleteSnapshot => ProvisionRefusal::NoRestore,
+                };
+                return Some((why, cap.missing_error().into(), None));
+            }
+            if kind.as_str() == "PersistentVolumeClaim" {
+                if let Some((why, error)) = self.clone_source(id, provisioner, source.as_str()) {
+                    return Some((
+                        why,
+                        format!("error getting handle for DataSource Type PersistentVolumeClaim by Name {source}: {error}"),
+                        None,
+                    ));
+                }
             }
         }
         // The driver's own CreateVolume, after the sidecar's checks.
-        crate::drivers::refuses_capability(provisioner, c.spec.modes, c.spec.volume_mode)
-            .map(|error| (ProvisionRefusal::Capability, error.to_string(), None))
+        crate::drivers::refuses_capability(
+            provisioner,
+            c.spec.modes,
+            c.spec.volume_mode,
+            c.data_source.is_some(),
+        )
+        .map(|error| (ProvisionRefusal::Capability, error, None))
     }
 
-    /// A clone smaller than its source claim (`getPVCSource`): the ProvisioningFailed error.
-    fn smaller_clone(&self, id: ClaimId, csi: bool, kind: &str, source: &str) -> Option<String> {
+    /// What `getPVCSource` refuses in a clone's source claim of the same namespace, in its
+    /// order: a request smaller than the source's; a source volume that is not the class's
+    /// driver's ("claim in dataSource not bound or invalid": a volume of another CSI driver or
+    /// none); a source of the other volume mode. A source the input does not hold, or whose
+    /// driver is not known, is not judged.
+    fn clone_source(
+        &self,
+        id: ClaimId,
+        provisioner: &str,
+        source: &str,
+    ) -> Option<(ProvisionRefusal, String)> {
+        use crate::binding::SourceKind;
+        use crate::kube::VolumeMode;
         let c = self.claim(id);
-        if !csi || kind != "PersistentVolumeClaim" {
-            return None;
+        let src_id = self.claim_named(&c.key.namespace, source)?;
+        let src = self.claim(src_id);
+        if let (Some(want), Some(have)) = (c.spec.request.as_ref(), src.spec.request.as_ref()) {
+            if want < have {
+                return Some((
+                    ProvisionRefusal::SmallerClone,
+                    format!(
+                        "error, new PVC request must be greater than or equal in size to the specified PVC data source, requested {} but source is {}",
+                        want.bytes_text(),
+                        have.bytes_text()
+                    ),
+                ));
+            }
         }
-        let src = self.claim_named(&c.key.namespace, source)?;
-        let (want, have) = (
-            c.spec.request.as_ref()?,
-            self.claim(src).spec.request.as_ref()?,
-        );
-        (want < have).then(|| {
-            format!(
-                "error getting handle for DataSource Type PersistentVolumeClaim by Name {source}: error, new PVC request must be greater than or equal in size to the specified PVC data source, requested {} but source is {}",
-                want.bytes_text(),
-                have.bytes_text()
+        // The source's volume: the one it is bound to, else what its class provisions.
+        let bound = src
+            .volume_name
+            .as_deref()
+            .and_then(|n| self.volume_named(n))
+            .map(|v| self.volume(v));
+        let (driver, mode) = match bound {
+            Some(v) => (
+                match &v.spec.source {
+                    SourceKind::Csi { driver } => Some(driver.to_string()),
+                    // An in-tree volume may be translated for a migrated driver: not judged.
+                    SourceKind::InTree(_) | SourceKind::Unknown => None,
+                },
+                v.spec.volume_mode,
+            ),
+            None => (
+                self.class(src.class_name())
+                    .filter(|k| k.is_defined())
+                    .and_then(|k| k.provisioner.as_deref())
+                    .filter(|p| {
+                        crate::drivers::driver(p)
+                            .is_some_and(|d| d.attach != crate::drivers::Attach::NotCsi)
+                    })
+                    .map(str::to_string),
+                src.spec.volume_mode,
+            ),
+        };
+        if driver.is_some_and(|d| d != provisioner) {
+            return Some((
+                ProvisionRefusal::CloneOfOtherDriver,
+                "claim in dataSource not bound or invalid".into(),
+            ));
+        }
+        let text = |m: VolumeMode| match m {
+            VolumeMode::Block => "Block",
+            VolumeMode::Filesystem => "Filesystem",
+        };
+        (mode != c.spec.volume_mode).then(|| {
+            (
+                ProvisionRefusal::CloneVolumeMode,
+                format!(
+                    "the source PVC and destination PVCs must have the same volume mode for cloning.  Source is {}, but new PVC requested {}",
+                    text(mode),
+                    text(c.spec.volume_mode)
+                ),
             )
         })
     }
@@ -334,4 +419,23 @@ impl World {
         }
         self.bind(vid, id, BindHow::Provisioned { provisioner: shown })
     }
+}
+
+/// Why a provisioner refuses a claim (see [`Pending::ProvisionerRefuses`](super::Pending::ProvisionerRefuses)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProvisionRefusal {
+    /// The claim has a selector.
+    Selector,
+    /// A clone requests less than its source claim.
+    SmallerClone,
+    /// A clone of a claim whose volume another driver (or no CSI driver) serves.
+    CloneOfOtherDriver,
+    /// A clone of a claim of the other volume mode.
+    CloneVolumeMode,
+    /// A clone, and the driver does not report CLONE_VOLUME.
+    NoCloning,
+    /// A restore from a VolumeSnapshot, and the driver does not report CREATE_DELETE_SNAPSHOT.
+    NoRestore,
+    /// The driver's CreateVolume does not serve the claim's access modes or volume mode.
+    Capability,
 }

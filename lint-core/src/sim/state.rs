@@ -278,7 +278,7 @@ pub enum Pending {
     ProvisionerRefuses {
         class: Str,
         provisioner: Str,
-        why: ProvisionRefusal,
+        why: super::ProvisionRefusal,
         /// The error in the ProvisioningFailed event (after "failed to provision volume with
         /// StorageClass ...: ").
         error: Str,
@@ -483,17 +483,6 @@ crate::string::named!(VolumePhase {
     Released => "Released",
     Failed => "Failed",
 });
-
-/// Why a provisioner refuses a claim (see [`Pending::ProvisionerRefuses`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProvisionRefusal {
-    /// The claim has a selector.
-    Selector,
-    /// A clone requests less than its source claim.
-    SmallerClone,
-    /// The driver's CreateVolume does not serve the claim's access modes or volume mode.
-    Capability,
-}
 
 /// Why a volume was Released.
 #[derive(Debug, Clone, PartialEq, Eq)]
