@@ -460,14 +460,17 @@ pub fn resolve_field_path<'a>(root: &'a Node, path: &str) -> Vec<&'a Node> {
 fn named_files(root: &Node) -> Vec<(&'static str, &Node)> {
     let mut out = Vec::new();
     let items = |key: &str| root.get(key).and_then(Node::as_seq).unwrap_or(&[]);
+    // kustomize reads a `patches` list with a string in it as the legacy patchesStrategicMerge
+    // (api/types/fix.go, FixKustomizationPreUnmarshalling and useLegacyPatch): each string is
+    // a patch file or an inline patch, and the list has no `path:` entries then.
+    let legacy = items("patches").iter().any(|p| p.as_str().is_some());
     for p in items("patches") {
-        if let Some(path) = p.get("path") {
+        if legacy {
+            if p.as_str().is_some_and(|s| !s.contains('\n')) {
+                out.push(("patchesStrategicMerge", p));
+            }
+        } else if let Some(path) = p.get("path") {
             out.push(("patches", path));
-        } else if p.as_str().is_some_and(|s| !s.contains('\n')) {
-            // kustomize reads a `patches` list with a string in it as the legacy
-            // patchesStrategicMerge (api/types/fix.go, FixKustomizationPreUnmarshalling and
-            // useLegacyPatch): each string is a patch file.
-            out.push(("patchesStrategicMerge", p));
         }
     }
     for p in items("patchesStrategicMerge") {

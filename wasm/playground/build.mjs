@@ -3,9 +3,10 @@
 // text.js, picture.js, app.js) inlined, so it needs no server and makes no network request.
 // Usage: node build.mjs <glue-dir> <out-dir>
 //
-// Size: the page must stay within 408 KB (KiB) served gzipped (400 until the missing-claim rule
+// Size: the page must stay within 410 KB (KiB) served gzipped (400 until the missing-claim rule
 // came in, 404 until issue 36's classes 5-9 did, 412 until ASCII case mapping dropped Unicode's
-// case tables: see the budget check below). Base64 hides the module's
+// case tables, 408 until the drivers' refusals and 1.34's attributes-class update rules came in:
+// see the budget check below). Base64 hides the module's
 // byte patterns from gzip (a base64 module gzips to 578 KB, the module itself to 432 KB), so
 // the page carries it compressed with LZMA (xz --format=raw --lzma1, about 330 KB), which
 // base64 and gzip leave at about the same size; src/unpack.js decodes it at load.
@@ -101,7 +102,7 @@ const gz = gzipSync(wasm, { level: 9 }).length;
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const gzOf = (s) => gzipSync(Buffer.from(s), { level: 9 }).length;
 const page = gzOf(html);
-console.log(`playground: ${join(outDir, "index.html")} (${kib(Buffer.byteLength(html))}, ${kib(page)} gzipped; budget 408 KiB)`);
+console.log(`playground: ${join(outDir, "index.html")} (${kib(Buffer.byteLength(html))}, ${kib(page)} gzipped; budget 410 KiB)`);
 console.log(`  module ${wasm.length} bytes (${kib(gz)} gzipped as the npm package serves it; budget 480 KiB), in the page LZMA + base64: ${kib(gzOf(parts["/*DATA*/"].split("\n")[0]))} gzipped`);
 console.log(`  glue ${kib(gzOf(parts["/*GLUE*/"]))}, script ${kib(gzOf(parts["/*APP*/"]))}, style ${kib(gzOf(parts["/*STYLE*/"]))}, examples ${kib(gzOf(parts["/*DATA*/"].split("\n")[1]))} gzipped`);
 // Raised from 440 KiB when stale-owner-reference came in (+4.8 KiB gzipped: the rule, its
@@ -116,7 +117,7 @@ if (gz > 480 * 1024) {
 // profile (issue 33) and 401.7 KiB with the rule, its docs and examples (which `explain` shows),
 // implicit-default-class's search of the apply set and the OrderedReady ordinal table; wasm-opt
 // --converge took 0.7 KiB back. docs/performance.md keeps the history.
-if (page > 408 * 1024) {
-  console.error("the gzipped page is over the 408 KB budget");
+if (page > 410 * 1024) {
+  console.error("the gzipped page is over the 410 KB budget");
   process.exit(1);
 }

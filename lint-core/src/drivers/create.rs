@@ -21,15 +21,19 @@ fn csi_name(m: AccessModes) -> &'static str {
     }
 }
 
-/// The claim's multi-node modes in the order the provisioner lists them.
-fn multi_node(modes: AccessModes) -> impl Iterator<Item = AccessModes> {
-    [AccessModes::ROX, AccessModes::RWX]
-        .into_iter()
-        .filter(move |m| modes.contains(*m))
-}
-
 fn invalid(desc: &str) -> String {
     format!("rpc error: code = InvalidArgument desc = {desc}")
+}
+
+/// What a driver's `CreateVolume` refuses in a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CreateRefusal {
+    /// One of its access modes.
+    AccessMode,
+    /// Its volume mode (a Block claim of a file system).
+    VolumeMode,
+    /// ReadOnlyMany without a data source: an empty volume nobody can write.
+    ReadOnlyWithoutSource,
 }
 
 /// Why `driver`'s `CreateVolume` refuses a claim of these access modes and volume mode, from
@@ -44,119 +48,122 @@ pub fn refuses_capability(
     modes: AccessModes,
     mode: VolumeMode,
     content: bool,
-) -> Option<String> {
+) -> Option<(CreateRefusal, String)> {
+    use CreateRefusal::{AccessMode, ReadOnlyWithoutSource, VolumeMode as Mode};
     let block = mode == VolumeMode::Block;
     let rox = modes.contains(AccessModes::ROX);
     let rwx = modes.contains(AccessModes::RWX);
+    let single = modes.contains(AccessModes::RWO) || modes.contains(AccessModes::RWOP);
     let name = super::driver(driver).map_or(driver, |d| d.name);
+    let access = |desc: &str| Some((AccessMode, invalid(desc)));
+    let volume = |desc: &str| Some((Mode, invalid(desc)));
     match name {
         // kubernetes-sigs/aws-ebs-csi-driver pkg/driver/controller.go validateCreateVolumeRequest
         // + isValidCapability: SINGLE_NODE_WRITER, and MULTI_NODE_MULTI_WRITER for a Block
         // volume only; any other mode (ReadOnlyMany's MULTI_NODE_READER_ONLY) is refused.
-        "ebs.csi.aws.com" if rox || (rwx && !block) => {
-            Some(invalid("Volume capabilities not supported"))
-        }
+        "ebs.csi.aws.com" if rox || (rwx && !block) => access("Volume capabilities not supported"),
         // kubernetes-sigs/gcp-compute-persistent-disk-csi-driver@b560165c3508
         // pkg/gce-pd-csi-driver/utils.go:138-140 validateVolumeCapability, controller.go:371-374.
-        "pd.csi.storage.gke.io" if rwx && !block => Some(invalid(
-            "VolumeCapabilities is invalid: specified multi writer with mount access type",
-        )),
+        "pd.csi.storage.gke.io" if rwx && !block => {
+            access("VolumeCapabilities is invalid: specified multi writer with mount access type")
+        }
         // kubernetes-sigs/azuredisk-csi-driver@d983d613b6dd pkg/azureutils/azure_disk_utils.go:
         // 454-458 IsValidVolumeCapabilities (controllerserver.go:199-201): a file system on a
-        // disk is never shared, whatever maxShares says.
-        "disk.csi.azure.com" if !block => multi_node(modes).next().map(|m| {
-            invalid(&format!(
-                "mountVolume is not supported for access mode: {}",
-                csi_name(m)
-            ))
-        }),
+        // disk is never shared, whatever maxShares says. The mode named is the first of the
+        // claim's list; with both, which one is not known here (the list's order is not kept).
+        "disk.csi.azure.com" if !block && (rox || rwx) => access(&format!(
+            "mountVolume is not supported for access mode: {}",
+            if rox && rwx {
+                "MULTI_NODE_READER_ONLY (or MULTI_NODE_MULTI_WRITER)".to_string()
+            } else {
+                csi_name(if rox { AccessModes::ROX } else { AccessModes::RWX }).to_string()
+            }
+        )),
         // kubernetes-sigs/vsphere-csi-driver@bf8090256717 pkg/csi/service/common/util.go:227-230,
         // wrapped at pkg/csi/service/vanilla/controller.go:1474-1478 (multi-node modes make a
         // vSAN file share, which has no block device).
-        "csi.vsphere.vmware.com" if block && (rox || rwx) => Some(invalid(
+        "csi.vsphere.vmware.com" if block && (rox || rwx) => access(
             "volume capability not supported. Err: block volume mode is not supported for ReadWriteMany or ReadOnlyMany volume creation",
-        )),
+        ),
         // digitalocean/csi-digitalocean@0711283de556 driver/controller.go:76-83, 1165-1182
-        // validateCapabilities: only SINGLE_NODE_WRITER ("satisified" as the source spells it).
+        // validateCapabilities: only SINGLE_NODE_WRITER ("satisified" as the source spells it);
+        // the violations are listed sorted (a string set's List).
         "dobs.csi.digitalocean.com" if rox || rwx => {
-            let each: Vec<String> = multi_node(modes)
+            let mut each: Vec<String> = [AccessModes::ROX, AccessModes::RWX]
+                .into_iter()
+                .filter(|m| modes.contains(*m))
                 .map(|m| format!("unsupported access mode {}", csi_name(m)))
                 .collect();
-            Some(invalid(&format!(
+            each.sort();
+            access(&format!(
                 "volume capabilities cannot be satisified: {}",
                 each.join("; ")
-            )))
+            ))
         }
         // hetznercloud/csi-driver@53ead0b2b8eb internal/driver/helper.go:45-59,
-        // controller.go:75-80: single-node modes only. The index is the mode's place in the
-        // claim's list, taken here in the provisioner's usual order.
+        // controller.go:75-80: single-node modes only. The index is the refused mode's place in
+        // the claim's list, which is not kept here: named only for a claim of one mode.
         "csi.hetzner.cloud" if rox || rwx => {
-            let order = [
-                AccessModes::RWO,
-                AccessModes::ROX,
-                AccessModes::RWX,
-                AccessModes::RWOP,
-            ];
-            let index = order
-                .iter()
-                .filter(|m| modes.contains(**m))
-                .position(|m| *m == AccessModes::ROX || *m == AccessModes::RWX)
-                .unwrap_or(0);
-            Some(invalid(&format!(
-                "capability at index {index} is not supported"
-            )))
+            if modes.count() == 1 {
+                access("capability at index 0 is not supported")
+            } else {
+                access("capability at index N is not supported (N: the place of ReadOnlyMany or ReadWriteMany in spec.accessModes)")
+            }
         }
-        // ceph/ceph-csi@52fcb7b00c3d internal/util/validate.go:88-99 (called first, from
-        // internal/rbd/controllerserver.go:102-106), then controllerserver.go:157-171.
-        "rbd.csi.ceph.com" | ".rbd.csi.ceph.com" if rox && !content => Some(invalid(
-            "readOnly accessMode is supported only with content source",
+        // ceph/ceph-csi@52fcb7b00c3d internal/util/validate.go:88-99
+        // CheckReadOnlyManyIsSupported (called first, from internal/rbd/controllerserver.go:
+        // 102-106), then controllerserver.go:157-171: a file system is refused unless one of the
+        // modes is single-node (IsFileRWO) or read-only (IsReaderOnly).
+        "rbd.csi.ceph.com" | ".rbd.csi.ceph.com" if rox && !content => Some((
+            ReadOnlyWithoutSource,
+            invalid("readOnly accessMode is supported only with content source"),
         )),
-        "rbd.csi.ceph.com" | ".rbd.csi.ceph.com" if rwx && !block => Some(invalid(
-            "multi node access modes are only supported on rbd `block` type volumes",
-        )),
+        "rbd.csi.ceph.com" | ".rbd.csi.ceph.com" if rwx && !block && !single && !rox => {
+            access("multi node access modes are only supported on rbd `block` type volumes")
+        }
         // ceph/ceph-csi@52fcb7b00c3d internal/cephfs/validator.go:45-55: no block device
         // (Unimplemented, so no "infeasible" wording), then the read-only check above.
-        "cephfs.csi.ceph.com" | ".cephfs.csi.ceph.com" if block => {
-            Some("rpc error: code = Unimplemented desc = block volume not supported".into())
-        }
-        "cephfs.csi.ceph.com" | ".cephfs.csi.ceph.com" if rox && !content => Some(invalid(
-            "readOnly accessMode is supported only with content source",
+        "cephfs.csi.ceph.com" | ".cephfs.csi.ceph.com" if block => Some((
+            Mode,
+            "rpc error: code = Unimplemented desc = block volume not supported".into(),
+        )),
+        "cephfs.csi.ceph.com" | ".cephfs.csi.ceph.com" if rox && !content => Some((
+            ReadOnlyWithoutSource,
+            invalid("readOnly accessMode is supported only with content source"),
         )),
         // longhorn/longhorn-manager@5ddaa369fa7e csi/controller_server.go:97-103, 1651-1660.
-        "driver.longhorn.io" if rox => Some(invalid(
-            "access mode MULTI_NODE_READER_ONLY is not supported",
-        )),
+        "driver.longhorn.io" if rox => access("access mode MULTI_NODE_READER_ONLY is not supported"),
         // kubernetes-sigs/aws-efs-csi-driver@a4fc67600be6 pkg/driver/controller.go:152-153,
         // node.go:425-451 validateVolumeCapabilities: the access modes first, then the type.
-        "efs.csi.aws.com" if rox => Some(invalid(
+        "efs.csi.aws.com" if rox => access(
             "Volume capabilities not supported: invalid access mode: MULTI_NODE_READER_ONLY",
-        )),
-        "efs.csi.aws.com" if block => Some(invalid(
-            "Volume capabilities not supported: only filesystem volumes are supported",
-        )),
+        ),
+        "efs.csi.aws.com" if block => {
+            volume("Volume capabilities not supported: only filesystem volumes are supported")
+        }
         // kubernetes-sigs/aws-fsx-csi-driver@5b227125add7 pkg/driver/controller.go:38-45,
         // 132-134, 427-445 (Block is not checked there).
-        "fsx.csi.aws.com" if rox => Some(invalid("Volume capabilities not supported")),
+        "fsx.csi.aws.com" if rox => access("Volume capabilities not supported"),
         // kubernetes-sigs/azurefile-csi-driver@7b5ae18e74f0 pkg/azurefile/controllerserver.go:
         // 97-100, 1617-1618.
-        "file.csi.azure.com" if block => Some(invalid(
+        "file.csi.azure.com" if block => volume(
             "CreateVolume Volume capabilities not valid: driver does not support block volumes",
-        )),
+        ),
         // kubernetes-sigs/gcp-filestore-csi-driver@2edb466bc7a0 pkg/csi_driver/gcfs_driver.go:
         // 270-273.
-        "filestore.csi.storage.gke.io" if block => Some(invalid(
-            "driver only supports mount access type volume capability",
-        )),
+        "filestore.csi.storage.gke.io" if block => {
+            volume("driver only supports mount access type volume capability")
+        }
         // kubernetes/cloud-provider-openstack@c453fb7c9bbb pkg/csi/manila/util.go:171-175.
-        "manila.csi.openstack.org" if block => Some(invalid("block access type not allowed")),
+        "manila.csi.openstack.org" if block => volume("block access type not allowed"),
         // juicedata/juicefs-csi-driver@5e5a4b3b9b82 pkg/driver/controller.go:113-115, 319-344.
-        "csi.juicefs.com" if block => Some(invalid("Volume Capabilities not fully supported")),
+        "csi.juicefs.com" if block => volume("Volume Capabilities not fully supported"),
         // kubernetes-csi/csi-driver-nfs@d3b27c00743a pkg/nfs/controllerserver.go:125-127,
         // 971-981; kubernetes-csi/csi-driver-smb@95c6968057ee pkg/smb/controllerserver.go:
         // 72-75, 574-584; kubernetes-sigs/blob-csi-driver@0744a60b3930
         // pkg/blob/controllerserver.go:83-85, 1082-1085: a file share has no block device.
         "nfs.csi.k8s.io" | "smb.csi.k8s.io" | "blob.csi.azure.com" if block => {
-            Some(invalid("block volume capability not supported"))
+            volume("block volume capability not supported")
         }
         _ => None,
     }
@@ -173,6 +180,14 @@ pub enum ControllerCapability {
 }
 
 impl ControllerCapability {
+    /// Its name in the CSI spec.
+    pub fn name(self) -> &'static str {
+        match self {
+            ControllerCapability::CloneVolume => "CLONE_VOLUME",
+            ControllerCapability::CreateDeleteSnapshot => "CREATE_DELETE_SNAPSHOT",
+        }
+    }
+
     /// The provisioner's error (its ProvisioningFailed message) when the driver lacks it.
     pub fn missing_error(self) -> &'static str {
         match self {
@@ -235,7 +250,7 @@ mod tests {
     /// The drivers' CreateVolume checks (see [`refuses_capability`]).
     #[test]
     fn what_a_driver_refuses_to_create() {
-        let refuses = |d, m, v| refuses_capability(d, m, v, false);
+        let refuses = |d, m, v| refuses_capability(d, m, v, false).map(|(_, e)| e);
         let ebs = |m, v| refuses("ebs.csi.aws.com", m, v);
         assert!(ebs(AccessModes::RWX, Filesystem).is_some());
         assert!(ebs(AccessModes::ROX, Block).is_some());
@@ -263,21 +278,39 @@ mod tests {
         assert_eq!(refuses("disk.csi.azure.com", AccessModes::RWX, Block), None);
         assert_eq!(
             refuses("dobs.csi.digitalocean.com", both(AccessModes::ROX, AccessModes::RWX), Block).as_deref(),
-            Some("rpc error: code = InvalidArgument desc = volume capabilities cannot be satisified: unsupported access mode MULTI_NODE_READER_ONLY; unsupported access mode MULTI_NODE_MULTI_WRITER")
+            Some("rpc error: code = InvalidArgument desc = volume capabilities cannot be satisified: unsupported access mode MULTI_NODE_MULTI_WRITER; unsupported access mode MULTI_NODE_READER_ONLY")
         );
         assert_eq!(
-            refuses(
-                "csi.hetzner.cloud",
-                both(AccessModes::RWO, AccessModes::RWX),
-                Filesystem
-            )
-            .as_deref(),
-            Some("rpc error: code = InvalidArgument desc = capability at index 1 is not supported")
+            refuses("csi.hetzner.cloud", AccessModes::RWX, Filesystem).as_deref(),
+            Some("rpc error: code = InvalidArgument desc = capability at index 0 is not supported")
         );
         // ceph-csi under Rook, by suffix; a read-only clone or restore is served.
         let rbd = "rook-ceph.rbd.csi.ceph.com";
         assert!(refuses(rbd, AccessModes::ROX, Block).is_some());
         assert_eq!(refuses_capability(rbd, AccessModes::ROX, Block, true), None);
+        // ceph-csi serves a file system shared by many nodes beside a single-node mode, or
+        // read-only from a source (IsFileRWO, IsReaderOnly).
+        assert_eq!(
+            refuses(rbd, both(AccessModes::RWO, AccessModes::RWX), Filesystem),
+            None
+        );
+        assert_eq!(
+            refuses_capability(
+                rbd,
+                both(AccessModes::ROX, AccessModes::RWX),
+                Filesystem,
+                true
+            ),
+            None
+        );
+        assert_eq!(
+            refuses_capability(rbd, AccessModes::ROX, Filesystem, false).map(|(r, _)| r),
+            Some(CreateRefusal::ReadOnlyWithoutSource)
+        );
+        assert_eq!(
+            refuses_capability("efs.csi.aws.com", AccessModes::RWX, Block, false).map(|(r, _)| r),
+            Some(CreateRefusal::VolumeMode)
+        );
         assert!(refuses(rbd, AccessModes::RWX, Filesystem).is_some());
         assert_eq!(refuses(rbd, AccessModes::RWX, Block), None);
         assert_eq!(

@@ -477,9 +477,7 @@ pub(crate) fn read_claim(
                 .string(&format!("{base}.apiGroup"))
                 .map(|g| g.value)
                 .unwrap_or_default();
-            let kept = *at == "spec.dataSourceRef"
-                || (api_group.is_empty() && kind.value == "PersistentVolumeClaim")
-                || (api_group == "snapshot.storage.k8s.io" && kind.value == "VolumeSnapshot");
+            let kept = *at == "spec.dataSourceRef" || kept_in_data_source(&api_group, &kind.value);
             if !kept {
                 return None;
             }
@@ -585,4 +583,13 @@ pub(crate) fn read_csi_driver(obj: &Object, id: ObjId, r: &mut Reader<'_>) -> Cs
         name: obj.name.clone(),
         attach_required: r.bool("spec.attachRequired").is_none_or(|b| b.value),
     }
+}
+
+/// Whether `spec.dataSource` keeps a source of this group and kind when no dataSourceRef is
+/// set: only a PersistentVolumeClaim or a snapshot.storage.k8s.io VolumeSnapshot; any other is
+/// dropped on create (pkg/api/persistentvolumeclaim `EnforceDataSourceBackwardsCompatibility`,
+/// `dataSourceIsPvcOrSnapshot`).
+pub fn kept_in_data_source(api_group: &str, kind: &str) -> bool {
+    (api_group.is_empty() && kind == "PersistentVolumeClaim")
+        || (api_group == "snapshot.storage.k8s.io" && kind == "VolumeSnapshot")
 }

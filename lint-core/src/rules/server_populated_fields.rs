@@ -98,7 +98,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             obj.kind == "Node" && crate::model::group_of(&obj.api_version).is_empty();
         let status_fate = "keeps the status, which stands until the node controller marks the Node Unknown (no kubelet heartbeat)";
         let summary = if names.contains(&"metadata.resourceVersion") {
-            format!("it carries {}: kubectl apply creates it (it clears resourceVersion; the API server sets its own uid and {} status), but every later apply of this file sends the stale resourceVersion and fails with a Conflict (\"the object has been modified\")", names.join(", "), if keeps_status { "keeps" } else { "drops" })
+            format!("it carries {}: kubectl apply creates it (it clears resourceVersion; the API server sets its own uid and {} status), but every later apply of this file sends the stale resourceVersion and fails with a Conflict (\"the object has been modified\")", names.join(", "), if keeps_status && names.contains(&"status") { "keeps" } else { "drops" })
         } else if keeps_status && names.contains(&"status") {
             let meta: Vec<&str> = names.iter().copied().filter(|n| *n != "status").collect();
             if meta.is_empty() {

@@ -11,11 +11,9 @@ pub const RULE: Rule = Rule {
                candidate volume and the first check it fails, in the controller's order: class, capacity, access \
                modes, volumeMode, selector; or says that there are no volumes and no provisioner. Also a claim \
                the class's provisioner refuses, as the CSI external-provisioner does (`prepareProvision`, \
-               `getPVCSource`): one with a `selector` (\"claim Selector is not supported\"); a clone or a \
-               restore the driver has no capability for (it does not report CLONE_VOLUME or \
-               CREATE_DELETE_SNAPSHOT); a clone smaller than its source claim, of another driver's volume, or \
-               of the other volume mode; or access modes and a volume mode the driver's own CreateVolume \
-               refuses (from each known driver's source).",
+               `getPVCSource`): a `selector`; a clone or restore its driver cannot make (no CLONE_VOLUME or \
+               CREATE_DELETE_SNAPSHOT; a source smaller, of another driver or volume mode); modes its \
+               driver's CreateVolume refuses.",
         why: "A Pending claim keeps its pods from starting: they stay Pending too (\"pod has unbound immediate \
               PersistentVolumeClaims\"), and nothing changes until someone adds a volume that fits or a \
               StorageClass that provisions one.",
@@ -30,9 +28,7 @@ pub const RULE: Rule = Rule {
                          for a WaitForFirstConsumer class the scheduler also needs the volume reachable from the \
                          node it picks, which pvlint does not model. A provisioner that is not a CSI driver pvlint \
                          knows is assumed to refuse selectors too (as the common ones do), and its clones are not \
-                         judged. Refusals that hang on a class parameter (GCE PD's hyperdisk-ml for ReadOnlyMany, \
-                         Azure disk's maxShares for shared Block) and a clone's source the input does not hold \
-                         are not judged.",
+                         judged. Refusals resting on a class parameter or an unseen source are not judged.",
         grades: &[
             Grade {
                 severity: Severity::Error,
@@ -45,8 +41,7 @@ pub const RULE: Rule = Rule {
             },
             Grade {
                 severity: Severity::Error,
-                when: "the same, for a clone or restore the driver cannot make: no CLONE_VOLUME or \
-                       CREATE_DELETE_SNAPSHOT capability, a source of another driver or volume mode",
+                when: "the same, for a clone of another driver's or volume mode's source",
                 example: "bad-clone-unsupported.yaml",
             },
             Grade {
@@ -102,7 +97,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     crate::sim::ProvisionRefusal::Selector => {
                         view.selector.as_ref().map(|s| s.field.clone())
                     }
-                    crate::sim::ProvisionRefusal::Capability => None,
+                    crate::sim::ProvisionRefusal::Capability(_) => None,
                     _ => view.data_source.as_ref().map(|d| d.field.clone()),
                 };
                 Some((at, provisioner, error, *why))
@@ -133,44 +128,39 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         // warning when the input holds volumes it nearly fits, else only a note.
         // A provisioner's refusal of a claim is as sure as the rest: a selector picks volumes
         // made by hand, which the cluster may hold when the input does not.
+        // A driver release without a capability is the one thing left open: a warning.
+        let driver_release_only = cons.assumptions.len() == 1
+            && matches!(
+                p,
+                Pending::ProvisionerRefuses {
+                    assumption: Some(crate::sim::Assumption::DriverWithout { .. }),
+                    ..
+                }
+            );
         let sev = if cons.assumptions.is_empty() && c.race.is_none() {
             Severity::Error
-        } else if c.race.is_some() || w.closest_volume(id).is_some() {
+        } else if c.race.is_some() || w.closest_volume(id).is_some() || driver_release_only {
             Severity::Warning
         } else {
             Severity::Info
         };
         let (field, headline, help) = match refused {
             Some((at, provisioner, _error, why)) => {
+                use crate::drivers::CreateRefusal as C;
                 use crate::sim::ProvisionRefusal as R;
                 let source = c.data_source.as_deref().map_or("", |(_, n)| n.as_str());
-                let (headline, help) = match why {
-                    R::Selector => ("no provisioner serves a selector".to_string(), "a selector only picks existing volumes: drop it to let the class provision one, or create a volume with the labels it selects".to_string()),
-                    R::Capability => (
-                        format!("{provisioner} cannot serve its access mode"),
-                        "use an access mode and volume mode the driver serves (a shared file system for ReadWriteMany; a block storage driver for volumeMode: Block), or a class whose driver serves them".to_string(),
-                    ),
-                    R::SmallerClone => (
-                        "a clone smaller than its source".to_string(),
-                        format!("a clone must request at least its source's size: request as much as claim {source} does"),
-                    ),
-                    R::CloneOfOtherDriver => (
-                        format!("its source {source} is another driver's volume"),
-                        "a driver clones only its own volumes: clone a claim of the same driver, or copy the data another way".to_string(),
-                    ),
-                    R::CloneVolumeMode => (
-                        format!("it clones claim {source} of the other volume mode"),
-                        format!("a clone keeps its source's volume mode: set volumeMode as claim {source} has it"),
-                    ),
-                    R::NoCloning => (
-                        format!("{provisioner} cannot clone volumes"),
-                        "its driver does not report CLONE_VOLUME: copy the data another way, or use a class whose driver clones".to_string(),
-                    ),
-                    R::NoRestore => (
-                        format!("{provisioner} cannot restore snapshots"),
-                        "its driver does not report CREATE_DELETE_SNAPSHOT: restore the VolumeSnapshot into a class of the driver that took it".to_string(),
-                    ),
+                let headline = match why {
+                    R::Selector => "no provisioner serves a selector".to_string(),
+                    R::Capability(C::AccessMode) => format!("{provisioner} cannot serve its access mode"),
+                    R::Capability(C::VolumeMode) => format!("{provisioner} has no block volumes"),
+                    R::Capability(C::ReadOnlyWithoutSource) => format!("{provisioner} makes no empty read-only volume"),
+                    R::SmallerClone => "a clone smaller than its source".to_string(),
+                    R::CloneOfOtherDriver => format!("its source {source} is another driver's volume"),
+                    R::CloneVolumeMode => format!("it clones claim {source} of the other volume mode"),
+                    R::NoCloning => format!("{provisioner} cannot clone volumes"),
+                    R::NoRestore => format!("{provisioner} cannot restore snapshots"),
                 };
+                let help = why.help(Some(source).filter(|s| !s.is_empty()));
                 (
                     at.unwrap_or(field),
                     format!("{what} will stay Pending: {headline}"),

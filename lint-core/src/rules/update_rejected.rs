@@ -12,11 +12,11 @@ pub const RULE: Rule = Rule {
                the live `last-applied-configuration`; server-side apply and Helm upgrades merge the manifest's \
                fields in), and the result is judged as the API server judges an update: \
                `ValidatePersistentVolumeClaimUpdate` (a claim's spec is immutable but for `resources.requests` \
-               of a Bound claim, `volumeAttributesClassName`, a first `volumeName`, and a class where none was \
+               of a Bound claim, its `volumeAttributesClassName` (not removed once applied), a first `volumeName`, and a class where none was \
                set; a request may shrink only to just above `status.capacity`), the PersistentVolumeClaimResize \
                admission plugin (a bigger request needs a Bound claim whose StorageClass has \
                `allowVolumeExpansion: true`), `ValidatePersistentVolumeUpdate` (the volume source, \
-               `volumeMode`, `nodeAffinity` once set), `ValidateStorageClassUpdate` (`parameters`, \
+               `volumeMode`, `nodeAffinity` once set, a class attribute not removed), `ValidateStorageClassUpdate` (`parameters`, \
                `provisioner`, `reclaimPolicy`, `volumeBindingMode`), `ValidateCSIDriverUpdate` \
                (`attachRequired`, `volumeLifecycleModes`), `ValidateStatefulSetUpdate` (only `replicas`, \
                `ordinals`, `template`, `updateStrategy`, `revisionHistoryLimit`, \
@@ -81,6 +81,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         let changed = first.at.rsplit('.').next().unwrap_or(&first.at);
         let headline = if first.field == "spec.resources.requests.storage" {
             format!("the API server refuses this resize of {what}")
+        } else if first.field == "spec.volumeAttributesClassName" {
+            format!("the API server refuses this update of {what}: its attributes class cannot go")
         } else {
             format!("the API server refuses this update of {what}: {changed} cannot change")
         };

@@ -146,13 +146,15 @@ impl World {
 
     /// What the external provisioner refuses to provision, in the order its
     /// `prepareProvision` checks (kubernetes-csi/external-provisioner@0688604faa43 pkg/controller/
-    /// controller.go): a claim with a selector ("claim Selector is not supported"); a data
-    /// source the driver has no capability for (449-471, 649-651); then what `getPVCSource`
-    /// finds wrong with a clone's source (1198-1285: smaller, another driver's volume, another
-    /// volume mode); then the driver's own CreateVolume ([`crate::drivers::refuses_capability`]).
-    /// Certain for CSI drivers (the sidecar checks); for another provisioner, the selector is
-    /// an assumption (most refuse it, each in its own code) and a data source is not judged.
-    /// `refuser` names the provisioner in what is assumed of it.
+    /// controller.go): a data source of another kind is left to a volume populator (627-635:
+    /// the provisioner ignores the claim); a data source the driver has no capability for
+    /// (449-471, 649-651); a claim with a selector ("claim Selector is not supported", 654);
+    /// what `getPVCSource` finds wrong with a clone's source (1198-1285: smaller, another
+    /// driver's volume, another volume mode); then the driver's own CreateVolume
+    /// ([`crate::drivers::refuses_capability`]). Certain for CSI drivers (the sidecar checks)
+    /// but for a capability, which a later driver release may add (an assumption); for another
+    /// provisioner, the selector is an assumption (most refuse it, each in its own code) and a
+    /// data source is not judged. `refuser` names the provisioner in what is assumed of it.
     fn refusal(
         &self,
         id: ClaimId,
@@ -163,6 +165,27 @@ impl World {
         let c = self.claim(id);
         let csi = crate::drivers::driver(provisioner)
             .is_some_and(|d| d.attach != crate::drivers::Attach::NotCsi);
+        let source = c.data_source.as_deref().filter(|_| csi);
+        let needs = match source.map(|(kind, _)| kind.as_str()) {
+            Some("PersistentVolumeClaim") => Some(ControllerCapability::CloneVolume),
+            Some("VolumeSnapshot") => Some(ControllerCapability::CreateDeleteSnapshot),
+            // A populator's kind: the provisioner leaves the claim alone.
+            Some(_) => return None,
+            None => None,
+        };
+        if let Some(cap) =
+            needs.filter(|cap| crate::drivers::reports(provisioner, *cap) == Some(false))
+        {
+            let why = match cap {
+                ControllerCapability::CloneVolume => ProvisionRefusal::NoCloning,
+                ControllerCapability::CreateDeleteSnapshot => ProvisionRefusal::NoRestore,
+            };
+            let assumption = Assumption::DriverWithout {
+                driver: Str::from(provisioner),
+                capability: Str::from_static(cap.name()),
+            };
+            return Some((why, cap.missing_error().into(), Some(assumption)));
+        }
         if c.spec.selector.is_some() {
             let assumption = (!csi).then(|| Assumption::ProvisionerLikeCsi(Str::from(refuser)));
             return Some((
@@ -171,29 +194,14 @@ impl World {
                 assumption,
             ));
         }
-        if let (Some((kind, source)), true) = (c.data_source.as_deref(), csi) {
-            let needs = match kind.as_str() {
-                "PersistentVolumeClaim" => Some(ControllerCapability::CloneVolume),
-                "VolumeSnapshot" => Some(ControllerCapability::CreateDeleteSnapshot),
-                _ => None,
-            };
-            if let Some(cap) =
-                needs.filter(|cap| crate::drivers::reports(provisioner, *cap) == Some(false))
-            {
-                let why = match cap {
-                    ControllerCapability::CloneVolume => ProvisionRefusal::NoCloning,
-                    ControllerCapability::CreateDeleteSnapshot => ProvisionRefusal::NoRestore,
-                };
-                return Some((why, cap.missing_error().into(), None));
-            }
-            if kind.as_str() == "PersistentVolumeClaim" {
-                if let Some((why, error)) = self.clone_source(id, provisioner, source.as_str()) {
-                    return Some((
-                        why,
-                        format!("error getting handle for DataSource Type PersistentVolumeClaim by Name {source}: {error}"),
-                        None,
-                    ));
-                }
+        if let Some((_, name)) = source.filter(|_| needs == Some(ControllerCapability::CloneVolume))
+        {
+            if let Some((why, error)) = self.clone_source(id, provisioner, name.as_str()) {
+                return Some((
+                    why,
+                    format!("error getting handle for DataSource Type PersistentVolumeClaim by Name {name}: {error}"),
+                    None,
+                ));
             }
         }
         // The driver's own CreateVolume, after the sidecar's checks.
@@ -201,9 +209,9 @@ impl World {
             provisioner,
             c.spec.modes,
             c.spec.volume_mode,
-            c.data_source.is_some(),
+            needs.is_some(),
         )
-        .map(|error| (ProvisionRefusal::Capability, error, None))
+        .map(|(what, error)| (ProvisionRefusal::Capability(what), error, None))
     }
 
     /// What `getPVCSource` refuses in a clone's source claim of the same namespace, in its
@@ -234,17 +242,18 @@ impl World {
                 ));
             }
         }
-        // The source's volume: the one it is bound to, else what its class provisions.
-        let bound = src
-            .volume_name
-            .as_deref()
-            .and_then(|n| self.volume_named(n))
-            .map(|v| self.volume(v));
+        // The source's volume: the one it is bound to, else what its class provisions. A
+        // volume the input does not hold is not judged.
+        let bound = match src.volume_name.as_deref() {
+            Some(n) => Some(self.volume(self.volume_named(n)?)),
+            None => None,
+        };
         let (driver, mode) = match bound {
             Some(v) => (
                 match &v.spec.source {
                     SourceKind::Csi { driver } => Some(driver.to_string()),
-                    // An in-tree volume may be translated for a migrated driver: not judged.
+                    // getPVCSource refuses a source volume that is not CSI, but a migrated
+                    // in-tree class's volumes are recorded here as CSI: not judged.
                     SourceKind::InTree(_) | SourceKind::Unknown => None,
                 },
                 v.spec.volume_mode,
@@ -436,6 +445,42 @@ pub enum ProvisionRefusal {
     NoCloning,
     /// A restore from a VolumeSnapshot, and the driver does not report CREATE_DELETE_SNAPSHOT.
     NoRestore,
-    /// The driver's CreateVolume does not serve the claim's access modes or volume mode.
-    Capability,
+    /// The driver's CreateVolume refuses the claim (what of it, from the driver's source).
+    Capability(crate::drivers::CreateRefusal),
+}
+
+impl ProvisionRefusal {
+    /// What to do about a claim refused so; `source` names its data source's claim when known.
+    pub fn help(self, source: Option<&str>) -> String {
+        use crate::drivers::CreateRefusal;
+        let source = source.map_or("its source claim".to_string(), |s| format!("claim {s}"));
+        match self {
+            ProvisionRefusal::Selector => {
+                "a selector only picks existing volumes: drop it, or create a volume it selects"
+                    .into()
+            }
+            ProvisionRefusal::SmallerClone => format!(
+                "a clone must request at least its source's size: request as much as {source} does"
+            ),
+            ProvisionRefusal::CloneOfOtherDriver => "a driver clones only its own volumes".into(),
+            ProvisionRefusal::CloneVolumeMode => {
+                format!("a clone keeps its source's volume mode: set volumeMode as {source} has it")
+            }
+            ProvisionRefusal::NoCloning => {
+                "its driver does not clone: copy the data another way".into()
+            }
+            ProvisionRefusal::NoRestore => {
+                "restore into a class of the driver that took the snapshot".into()
+            }
+            ProvisionRefusal::Capability(CreateRefusal::AccessMode) => {
+                "use access modes the driver serves, or another class".into()
+            }
+            ProvisionRefusal::Capability(CreateRefusal::VolumeMode) => {
+                "drop volumeMode: Block, or use a block storage class".into()
+            }
+            ProvisionRefusal::Capability(CreateRefusal::ReadOnlyWithoutSource) => {
+                "give a ReadOnlyMany claim a dataSource, or a writable access mode".into()
+            }
+        }
+    }
 }

@@ -182,6 +182,10 @@ pub enum Assumption {
     /// A provisioner pvlint does not know to run under the CSI external-provisioner refuses
     /// what that one refuses (a claim with a selector), as the common ones do.
     ProvisionerLikeCsi(Str),
+    /// The cluster runs a release of the CSI driver that, like the one pvlint read, does not
+    /// report the controller capability (CLONE_VOLUME, CREATE_DELETE_SNAPSHOT): drivers gain
+    /// capabilities, and the profile does not say the driver's release.
+    DriverWithout { driver: Str, capability: Str },
 }
 
 /// How a StorageClass is known to pvlint.

@@ -27,6 +27,7 @@ impl Assumption {
             Assumption::DeleterRuns(p) => format!("{p} runs in this cluster and deletes the storage of the volumes it serves (no StorageClass or CSIDriver of the input or the cluster state shows it)"),
             Assumption::DriverDeletesHandle { driver, handle } => format!("{driver}'s DeleteVolume deletes what the volumeHandle \"{handle}\" names, as the CSI spec says (pvlint has not read how this driver treats a handle it did not create)"),
             Assumption::ProvisionerRuns(p) => format!("{p}, which made the volume, runs in this cluster too and deletes its storage (no StorageClass or CSIDriver of the input or the cluster state shows it)"),
+            Assumption::DriverWithout { driver, capability } => format!("the cluster's {driver} does not report {capability}, as the release pvlint read does not (a later release may)"),
             Assumption::ProvisionerLikeCsi(p) => format!("{p} refuses, as the CSI external-provisioner and most provisioners do, to provision a claim with a selector"),
             Assumption::DriverAttaches(why) => format!("the volume attaches to one node at a time ({why}); a CSIDriver object in the input, or --cluster-state, says for sure"),
             Assumption::SnapshotterWithoutV1beta1 => "the cluster's CSI external-snapshotter is 6.0 or later (May 2022 on), whose CRDs serve snapshot.storage.k8s.io/v1 only; `snapshotter:` in the profile's cluster section (or --snapshotter) says its release".into(),

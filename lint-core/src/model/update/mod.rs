@@ -145,6 +145,8 @@ const RESIZE_FIX: &str = "set `allowVolumeExpansion: true` on the claim's Storag
 const SHRINK_FIX: &str =
     "volumes cannot shrink: keep the request at or above the live claim's status.capacity";
 const POD_FIX: &str = "a Pod's spec cannot change after creation (but for its images, activeDeadlineSeconds and added tolerations): delete the Pod and create it again, or run it under a Deployment, which replaces its pods";
+const ATTRIBUTES_FIX: &str =
+    "an applied VolumeAttributesClass cannot be removed: name another, or keep it";
 const DRIVER_FIX: &str = "a CSIDriver's attachRequired and volumeLifecycleModes cannot change: delete the CSIDriver object and create it again";
 
 /// Why the API server refuses to update `live` to `merged` (the object it receives), each
@@ -302,7 +304,20 @@ fn pod(live: &Value, merged: &Value, out: &mut Vec<Refusal>) {
 fn claim(name: &str, live: &Value, merged: &Value, env: &Env<'_>, out: &mut Vec<Refusal>) {
     let (os, ns) = (&live["spec"], &merged["spec"]);
     let bound = live["status"]["phase"] == "Bound";
-    let mut skip = vec!["volumeAttributesClassName", "resources"];
+    // volumeAttributesClassName as 1.34 validates it (k8s.io/kubernetes v1.34.2
+    // pkg/apis/core/validation ValidatePersistentVolumeClaimUpdate, the VolumeAttributesClass
+    // gate GA and on): it may change on a Bound claim only (the status is the live one:
+    // persistentvolumeclaimStrategy.PrepareForUpdate), and once a class is applied
+    // (status.currentVolumeAttributesClassName) it may not be removed. Earlier releases
+    // validate it otherwise, with the gate off by default: not judged there.
+    let attributes = env.version.at_least(34)
+        && env
+            .version
+            .feature(crate::version::Feature::VolumeAttributesClass);
+    let mut skip = vec!["resources"];
+    if bound || !attributes {
+        skip.push("volumeAttributesClassName");
+    }
     if zero(&os["volumeName"]) {
         skip.push("volumeName");
     }
@@ -338,6 +353,34 @@ fn claim(name: &str, live: &Value, merged: &Value, env: &Env<'_>, out: &mut Vec<
             missing_class: None,
         });
         return;
+    }
+    let (was, now) = (
+        &os["volumeAttributesClassName"],
+        &ns["volumeAttributesClassName"],
+    );
+    let current = &live["status"]["currentVolumeAttributesClassName"];
+    if attributes && was != now && !current.is_null() {
+        let detail = match now {
+            Value::Null => Some("update to nil is forbidden when status.currentVolumeAttributesClassName is not nil"),
+            Value::String(v) if v.is_empty() => Some("update to empty string is forbidden when status.currentVolumeAttributesClassName is not nil"),
+            _ => None,
+        };
+        if let Some(detail) = detail {
+            out.push(Refusal {
+                field: "spec.volumeAttributesClassName".into(),
+                cause: format!("spec.volumeAttributesClassName: Forbidden: {detail}"),
+                live: format!(
+                    "volumeAttributesClassName {}, status.currentVolumeAttributesClassName {}",
+                    show(was),
+                    show(current)
+                ),
+                new: format!("volumeAttributesClassName {}", show(now)),
+                fix: ATTRIBUTES_FIX,
+                at: "spec.volumeAttributesClassName".into(),
+                missing_class: None,
+            });
+            return;
+        }
     }
     let (old_req, new_req) = (
         &os["resources"]["requests"]["storage"],
@@ -416,6 +459,23 @@ fn claim(name: &str, live: &Value, merged: &Value, env: &Env<'_>, out: &mut Vec<
 }
 
 fn volume(live: &Value, merged: &Value, out: &mut Vec<Refusal>) {
+    // ValidatePersistentVolumeUpdate: a volume's volumeAttributesClassName may not be removed
+    // (validated whenever the live volume has one: ValidationOptionsForPersistentVolume).
+    let (was, now) = (
+        &live["spec"]["volumeAttributesClassName"],
+        &merged["spec"]["volumeAttributesClassName"],
+    );
+    if was.is_string() && now.is_null() {
+        out.push(Refusal {
+            field: "spec.volumeAttributesClassName".into(),
+            cause: "spec.volumeAttributesClassName: Forbidden: update from non-nil value to nil is forbidden".into(),
+            live: format!("volumeAttributesClassName {}", show(was)),
+            new: "no volumeAttributesClassName".into(),
+            fix: ATTRIBUTES_FIX,
+            at: "spec.volumeAttributesClassName".into(),
+            missing_class: None,
+        });
+    }
     // The volume source: every spec field that is not one of PersistentVolumeSpec's own.
     const OWN: &[&str] = &[
         "capacity",

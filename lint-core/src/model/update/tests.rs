@@ -378,3 +378,82 @@ fn pods() {
         assert!(r.len() == 1 && r[0].starts_with(refused), "{r:?}");
     }
 }
+
+/// ValidatePersistentVolumeClaimUpdate and ValidatePersistentVolumeUpdate as k8s.io/kubernetes
+/// v1.34.2 has them (pkg/apis/core/validation, read from the copy openshift/microshift vendors):
+/// a Bound claim may take, change or drop a VolumeAttributesClass until the driver applied one
+/// (status.currentVolumeAttributesClassName); a claim that is not Bound may not change it; a
+/// volume's class may not be dropped.
+#[test]
+fn volume_attributes_classes() {
+    let base = bound(
+        claim(
+            json!({"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}},
+                     "volumeAttributesClassName": "silver"}),
+        ),
+        "1Gi",
+    );
+    let with = |c: &Value, v: Value| {
+        let mut c = c.clone();
+        c["spec"]["volumeAttributesClassName"] = v;
+        c
+    };
+    let check_claim = |live: &Value, new: Value| {
+        check(
+            "PersistentVolumeClaim",
+            live.clone(),
+            new,
+            ApplyModel::SameApply,
+            None,
+        )
+    };
+    // Not yet applied by the driver: changing or dropping it is allowed.
+    assert!(check_claim(&base, with(&base, json!("gold"))).is_empty());
+    assert!(check_claim(&base, with(&base, Value::Null)).is_empty());
+    assert!(check_claim(&base, with(&base, json!(""))).is_empty());
+    // Applied: another class is allowed, none is not.
+    let mut applied = base.clone();
+    applied["status"]["currentVolumeAttributesClassName"] = json!("silver");
+    assert!(check_claim(&applied, with(&applied, json!("gold"))).is_empty());
+    assert_eq!(
+        check_claim(&applied, with(&applied, Value::Null)),
+        vec!["spec.volumeAttributesClassName: Forbidden: update to nil is forbidden when status.currentVolumeAttributesClassName is not nil"]
+    );
+    assert_eq!(
+        check_claim(&applied, with(&applied, json!(""))),
+        vec!["spec.volumeAttributesClassName: Forbidden: update to empty string is forbidden when status.currentVolumeAttributesClassName is not nil"]
+    );
+    // A claim that is not Bound: its spec, class included, is immutable.
+    let mut pending = base.clone();
+    pending["status"] = json!({"phase": "Pending"});
+    pending["spec"]["volumeName"] = Value::Null;
+    assert_eq!(
+        check_claim(&pending, with(&pending, json!("gold"))).len(),
+        1,
+        "a class change of a Pending claim is refused"
+    );
+    // A volume's class may change, not go.
+    let pv = json!({"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv-1"},
+                    "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+                             "csi": {"driver": "ebs.csi.aws.com", "volumeHandle": "vol-1"},
+                             "volumeAttributesClassName": "silver"}});
+    let mut gold = pv.clone();
+    gold["spec"]["volumeAttributesClassName"] = json!("gold");
+    assert!(check(
+        "PersistentVolume",
+        pv.clone(),
+        gold,
+        ApplyModel::SameApply,
+        None
+    )
+    .is_empty());
+    let mut none = pv.clone();
+    none["spec"]
+        .as_object_mut()
+        .unwrap()
+        .remove("volumeAttributesClassName");
+    assert_eq!(
+        check("PersistentVolume", pv, none, ApplyModel::SameApply, None),
+        vec!["spec.volumeAttributesClassName: Forbidden: update from non-nil value to nil is forbidden"]
+    );
+}

@@ -371,17 +371,31 @@ fn data_sources(obj: &Object, r: &mut Reader<'_>) {
             })
         })
     };
-    let dsr = written("spec.dataSourceRef")
-        .filter(|n| text(n, "namespace").is_none_or(|ns| ns.is_empty()));
+    // Whether a dataSourceRef survives the create path (templated or not).
+    let reference = root
+        .at("spec.dataSourceRef")
+        .filter(|n| n.as_map().is_some());
+    let namespaced = reference
+        .and_then(|n| n.get("namespace"))
+        .and_then(Node::as_str)
+        .is_some_and(|ns| !ns.is_empty());
+    if namespaced {
+        r.invalid(
+            at(obj, "spec.dataSourceRef.namespace"),
+            Severity::Warning,
+            "spec.dataSourceRef names another namespace: the API server drops it (CrossNamespaceVolumeDataSource is off), so the volume is not made from it".into(),
+            "name a source of this namespace".into(),
+        );
+    }
+    let reference_kept = reference.is_some() && !namespaced;
+    let dsr = written("spec.dataSourceRef").filter(|_| reference_kept);
     let mut ds = written("spec.dataSource");
-    if let (Some(n), None) = (ds, dsr) {
+    if let (Some(n), false) = (ds, reference_kept) {
         let (group, kind) = (
             text(n, "apiGroup").unwrap_or_default(),
             text(n, "kind").unwrap_or_default(),
         );
-        let kept = (group.is_empty() && kind == "PersistentVolumeClaim")
-            || (group == "snapshot.storage.k8s.io" && kind == "VolumeSnapshot");
-        if !kept {
+        if !crate::model::kept_in_data_source(&group, &kind) {
             r.invalid(
                 at(obj, "spec.dataSource"),
                 Severity::Warning,

@@ -190,9 +190,7 @@ impl Pending {
         Help::text(match self {
             Pending::ClassNotFound { class, .. } => format!("create StorageClass {class}, or re-create the claim with a class that exists"),
             Pending::ProvisionerUnavailable { class, .. } => format!("StorageClass {class} names a provisioner nothing runs: use a class with a working provisioner, or create a volume that fits"),
-            Pending::ProvisionerRefuses { provisioner, error, why: crate::sim::ProvisionRefusal::Capability, .. } => format!("{provisioner} refuses it ({error}): re-create the claim with access modes and a volume mode its driver serves, or use a class whose driver serves them"),
-            Pending::ProvisionerRefuses { provisioner, error, why: crate::sim::ProvisionRefusal::Selector | crate::sim::ProvisionRefusal::SmallerClone, .. } => format!("{provisioner} refuses it ({error}): re-create the claim without a selector, or at least as large as its source, or create a volume that fits"),
-            Pending::ProvisionerRefuses { provisioner, error, .. } => format!("{provisioner} refuses it ({error}): re-create the claim with a data source its driver can provision from (a claim of the same driver and volume mode, or a snapshot the driver restores), or without one"),
+            Pending::ProvisionerRefuses { provisioner, error, why, .. } => format!("{provisioner} refuses it ({error}): {}", why.help(None)),
             Pending::VolumeMissing { volume } => format!("create PersistentVolume {volume}, or re-create the claim without spec.volumeName"),
             Pending::VolumeMismatch { volume, .. } => format!("the claim and volume {} disagree: re-create the claim to fit it (claims are immutable)", w.volume(*volume).name),
             Pending::VolumeTaken { volume, stale_uid: true, .. } => format!("remove claimRef.uid (or the whole claimRef) from volume {}: it carries another UID for this claim's name", w.volume(*volume).name),
