@@ -430,7 +430,7 @@ impl World {
     }
 }
 
-/// Why a provisioner refuses a claim (see [`Pending::ProvisionerRefuses`](super::Pending::ProvisionerRefuses)).
+/// Why a provisioner refuses a claim (see [`Pending::ProvisionerRefuses`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProvisionRefusal {
     /// The claim has a selector.
