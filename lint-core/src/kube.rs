@@ -302,6 +302,15 @@ pub fn in_tree_source(field: &str) -> Option<&'static InTreeSource> {
     IN_TREE_SOURCES.iter().find(|s| s.field == field)
 }
 
+/// In-tree volume sources nothing expands. kube-controller-manager's expand controller has
+/// an expander only for the legacy cloud providers and `fc` (cmd/kube-controller-manager/app/
+/// plugins.go `ProbeExpandableVolumePlugins`); for any other volume `FindExpandablePluginBySpec`
+/// fails and the claim waits for an external resizer (Normal ExternalExpanding), and the
+/// external-resizer serves only CSI volumes (and in-tree ones migrated to CSI).
+pub fn never_expanded(field: &str) -> bool {
+    matches!(field, "hostPath" | "local" | "nfs")
+}
+
 /// In-tree provisioners (`kubernetes.io/<plugin>`) and the volume source they create.
 pub fn in_tree_provisioner_source(provisioner: &str) -> Option<&'static InTreeSource> {
     let plugin = provisioner.strip_prefix("kubernetes.io/")?;

@@ -238,30 +238,6 @@ impl<'a> Kustomizations<'a> {
         out
     }
 
-    /// The sources whose objects a kustomization in `sources` may patch (`patches`,
-    /// `patchesStrategicMerge`, `patchesJson6902`): a container's volume mounts, volumes and
-    /// image as written are not necessarily what reaches the API server (a base's Deployment
-    /// mounting a volume each overlay's patch declares).
-    pub fn patched(&self) -> std::collections::HashSet<usize> {
-        let mut out = std::collections::HashSet::new();
-        for &k in &self.ids {
-            let Some(root) = self.roots.get(&k) else {
-                continue;
-            };
-            let patches = ["patches", "patchesStrategicMerge", "patchesJson6902"]
-                .iter()
-                .any(|key| {
-                    root.get(key)
-                        .and_then(Node::as_seq)
-                        .is_some_and(|s| !s.is_empty())
-                });
-            if patches {
-                out.extend(self.reach(k).0);
-            }
-        }
-        out
-    }
-
     /// The `replacements` targets of every kustomization in `sources`: inline, or in the files
     /// their `path:` names (a replacement, or a list of them).
     pub fn replacement_targets(&self) -> Vec<ReplacementTarget> {
@@ -346,6 +322,8 @@ pub struct Facts {
     pub labelled: std::collections::HashSet<usize>,
     /// Sources whose objects a kustomization patches ([`Kustomizations::patched`]).
     pub patched: std::collections::HashSet<usize>,
+    /// The objects patches name by target or inline ([`Kustomizations::patch_targets`]).
+    pub patch_targets: Vec<PatchTarget>,
     /// Every `replacements` target ([`Kustomizations::replacement_targets`]).
     pub replacements: Vec<ReplacementTarget>,
     /// The targets that reach each source, by their position in `replacements`, ascending.
@@ -374,6 +352,7 @@ impl Facts {
             beside: k.unreached_beside(),
             labelled: k.selector_labelled(),
             patched: k.patched(),
+            patch_targets: k.patch_targets(),
             replacements,
             replacements_by_source,
         }
@@ -547,6 +526,9 @@ pub(crate) fn normalize(path: &str) -> String {
         joined
     }
 }
+
+mod patches;
+pub use patches::PatchTarget;
 
 #[cfg(test)]
 mod tests;

@@ -21,6 +21,9 @@ pub enum Kind {
     Replacement,
     /// A ytt template or overlay (Carvel): `#@` annotations drive what it renders to.
     Ytt,
+    /// An object a kustomization's patch changes: what reaches the API server is the patched
+    /// object, not the one written.
+    Patched,
     /// `<name>` placeholders a person fills in (a driver's sample: `"<isDefault>"`,
     /// `csi.example.com/<array_id>-fc`).
     Angle,
@@ -37,6 +40,7 @@ impl Kind {
             Kind::Word => "lint the file the script that fills in its placeholders writes out",
             Kind::Replacement => "lint the rendered overlay, e.g. `kubectl kustomize DIR | pvlint lint -`",
             Kind::Ytt => "render it first, e.g. `ytt -f DIR | pvlint lint -`",
+            Kind::Patched => "lint the rendered overlay, e.g. `kubectl kustomize DIR | pvlint lint -`",
             Kind::Angle => "fill in the <...> placeholders, then lint the result",
         }
     }
@@ -52,6 +56,7 @@ impl Kind {
                 "Kustomize replacement target (the kustomization writes this field)"
             }
             Kind::Ytt => "ytt template (#@ annotations)",
+            Kind::Patched => "object a Kustomize patch changes",
             Kind::Angle => "sample with <...> placeholders to fill in",
         }
     }
@@ -146,9 +151,26 @@ pub fn in_value(text: &str) -> Option<Kind> {
 /// A `<name>` placeholder in a value: `<`, a letter, then letters, digits, `_`, `-` or `.`, then
 /// `>`, with a capital, `_`, `-` or `.` in the name or the whole value the placeholder (so
 /// `<isDefault>`, `<array_id>`, `<name>` as a whole value; not an HTML tag inside text such as
-/// `<br>`). No field a Kubernetes object carries holds such a value: a name, a class, a
+/// `<br>`); or a whole value of two or more words in angle brackets (`<nfs server ip>`). No field a Kubernetes object carries holds such a value: a name, a class, a
 /// quantity or a label key with `<` is refused by the API server.
 fn angle_placeholder(text: &str) -> bool {
+    // A whole value of words in angle brackets, spaces allowed (`<nfs server ip>`, `<your
+    // bucket>`): a person's note of what to write there.
+    if let Some(inner) = text
+        .trim()
+        .strip_prefix('<')
+        .and_then(|t| t.strip_suffix('>'))
+    {
+        let words = inner.split(' ').filter(|w| !w.is_empty()).count();
+        if words >= 2
+            && inner.starts_with(|c: char| c.is_ascii_alphabetic())
+            && inner
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.' | '/'))
+        {
+            return true;
+        }
+    }
     let mut rest = text;
     while let Some(i) = rest.find('<') {
         let after = &rest[i + 1..];
@@ -217,7 +239,7 @@ pub fn in_text(text: &str) -> Option<(Kind, u32, u32)> {
                 Kind::Env => line.find('$'),
                 Kind::At => line.find('@'),
                 Kind::Printf => line.find('%'),
-                Kind::Word | Kind::Replacement | Kind::Ytt | Kind::Angle => None,
+                Kind::Word | Kind::Replacement | Kind::Ytt | Kind::Angle | Kind::Patched => None,
             }
             .unwrap_or(0);
             return Some((kind, n as u32 + 1, line[..col].chars().count() as u32 + 1));
@@ -259,6 +281,9 @@ mod tests {
             Some(Kind::Angle)
         );
         assert_eq!(in_value("<name>"), Some(Kind::Angle));
+        // A whole value of words (justmeandopensource/kubernetes yamls/4-pv-nfs.yaml).
+        assert_eq!(in_value("<nfs server ip>"), Some(Kind::Angle));
+        assert_eq!(in_value("a <b c> d"), None);
         assert_eq!(in_value("line one<br>line two"), None);
         assert_eq!(in_value("a < b > c"), None);
         assert_eq!(in_value("<"), None);

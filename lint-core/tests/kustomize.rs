@@ -1,7 +1,9 @@
 //! Files a kustomization in the input uses as patches (kustomize's strategic merge,
 //! sigs.k8s.io/kustomize/api/types Kustomization.Patches / PatchesStrategicMerge): never
 //! applied as written, so never checked as objects of their own — except a complete patch of a
-//! base pvlint cannot see, which is the best picture of that object there is.
+//! base pvlint cannot see, which is the best picture of that object there is. The objects a
+//! patch of the same apply set changes are left out of the analysis (pvlint does not merge
+//! patches), with a note, as templates are.
 
 use pvlint_core::{api, Report, Request, Severity, Source};
 
@@ -96,7 +98,7 @@ fn a_complete_patch_of_a_remote_base_is_read_as_the_object() {
 }
 
 #[test]
-fn a_patch_whose_target_is_in_the_input_leaves_the_target_as_written() {
+fn a_patch_whose_target_is_in_the_input_is_not_a_second_definition() {
     let r = lint(
         &[
             (
@@ -186,4 +188,68 @@ fn a_mount_an_overlay_patch_declares_is_judged_with_the_patch() {
         "{:#?}",
         alone.findings
     );
+}
+
+/// A base claim that leaves its size to each overlay (the overlay's strategic-merge patch
+/// adds `resources.requests.storage`): kustomize merges the patch before kubectl applies it
+/// (sigs.k8s.io/kustomize/api/internal/builtins PatchTransformer), so the claim the API server
+/// gets has a size. pvlint does not merge patches: the patched object is left out of the
+/// analysis with a note, as a template is, not judged as written. Applied alone it is rejected.
+#[test]
+fn an_object_an_overlay_patch_completes_is_not_judged_as_written() {
+    const BASE_KUSTOMIZATION: &str = "resources:\n- pvc.yml\n";
+    const CLAIM: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: main\nspec:\n  accessModes: [ReadWriteOnce]\n";
+    const OVERLAY: &str = "resources:\n- ../base\npatches:\n- path: patch-pvc.yml\n";
+    const PATCH: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: main\nspec:\n  storageClassName: manual\n  resources:\n    requests:\n      storage: 30Gi\n";
+    let files = [
+        ("gitea/base/kustomization.yml", BASE_KUSTOMIZATION),
+        ("gitea/base/pvc.yml", CLAIM),
+        ("gitea/dev/kustomization.yml", OVERLAY),
+        ("gitea/dev/patch-pvc.yml", PATCH),
+    ];
+    let together = lint(&files, false);
+    assert_eq!(
+        rules_at(&together, "gitea/base/pvc.yml"),
+        [("unrendered-template", Severity::Info)],
+        "{:#?}",
+        together.findings
+    );
+    assert_eq!(together.summary.errors + together.summary.warnings, 0);
+    let alone = lint(&files, true);
+    assert!(
+        rules_at(&alone, "gitea/base/pvc.yml").contains(&("invalid-field-value", Severity::Error)),
+        "{:#?}",
+        alone.findings
+    );
+}
+
+/// A patch named by `target:` (a JSON 6902 patch: kustomize api/types Patch.Target) and a
+/// patch file the input lacks (kustomize fails without it, or a file left out of the input
+/// supplies it) leave what they may change out of the analysis: a surge that a patch may turn
+/// into Recreate is not reported, nor a claim's missing size.
+#[test]
+fn targets_and_missing_patch_files_leave_what_they_may_change_out() {
+    const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        volumeMounts: [{name: data, mountPath: /data}]\n      volumes:\n      - name: data\n        persistentVolumeClaim: {claimName: data}\n";
+    const CLAIM: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: gp3\n  resources: {requests: {storage: 1Gi}}\n---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: gp3\nprovisioner: ebs.csi.aws.com\n";
+    let surge = |k: &str| {
+        let r = lint(
+            &[
+                ("app/kustomization.yaml", k),
+                ("app/web.yaml", DEPLOYMENT),
+                ("app/data.yaml", CLAIM),
+            ],
+            false,
+        );
+        rules_at(&r, "app/web.yaml")
+            .iter()
+            .any(|(rule, _)| *rule == "rwo-rolling-surge")
+    };
+    // Without patches the surge is reported (the check below can fail).
+    assert!(surge("resources: [web.yaml, data.yaml]\n"));
+    assert!(!surge("resources: [web.yaml, data.yaml]\npatches:\n- target: {kind: Deployment, name: web}\n  patch: |-\n    - op: replace\n      path: /spec/strategy\n      value: {type: Recreate}\n"));
+    assert!(!surge(
+        "resources: [web.yaml, data.yaml]\npatches:\n- path: env/strategy.yaml\n"
+    ));
+    // A target by kind and name names that object only.
+    assert!(surge("resources: [web.yaml, data.yaml]\npatches:\n- target: {kind: Deployment, name: other}\n  patch: |-\n    - op: replace\n      path: /spec/replicas\n      value: 2\n"));
 }

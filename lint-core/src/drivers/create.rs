@@ -199,7 +199,7 @@ impl ControllerCapability {
 
 /// (driver, reports CLONE_VOLUME, reports CREATE_DELETE_SNAPSHOT, source of both): each
 /// driver's `ControllerGetCapabilities`.
-const CAPABILITIES: &[(&str, bool, bool, &str)] = &[
+pub(super) const CAPABILITIES: &[(&str, bool, bool, &str)] = &[
     ("pd.csi.storage.gke.io", true, true, cite!("kubernetes-sigs/gcp-compute-persistent-disk-csi-driver@b560165c3508 pkg/gce-pd-csi-driver/gce-pd-driver.go:67-78")),
     ("disk.csi.azure.com", true, true, cite!("kubernetes-sigs/azuredisk-csi-driver@d983d613b6dd pkg/azuredisk/azuredisk.go:393-401")),
     ("csi.vsphere.vmware.com", false, true, cite!("kubernetes-sigs/vsphere-csi-driver@bf8090256717 pkg/csi/service/vanilla/controller.go:2343-2349")),
@@ -235,6 +235,29 @@ pub fn reports(driver: &str, cap: ControllerCapability) -> Option<bool> {
             ControllerCapability::CreateDeleteSnapshot => snapshot,
         })
 }
+
+/// The drivers whose `CreateVolume` pvlint read (for the tests and docs/drivers.md).
+#[cfg(test)]
+pub(super) const DRIVER_NAMES: &[&str] = &[
+    "ebs.csi.aws.com",
+    "pd.csi.storage.gke.io",
+    "disk.csi.azure.com",
+    "csi.vsphere.vmware.com",
+    "dobs.csi.digitalocean.com",
+    "csi.hetzner.cloud",
+    "rbd.csi.ceph.com",
+    "cephfs.csi.ceph.com",
+    "driver.longhorn.io",
+    "efs.csi.aws.com",
+    "fsx.csi.aws.com",
+    "file.csi.azure.com",
+    "filestore.csi.storage.gke.io",
+    "manila.csi.openstack.org",
+    "csi.juicefs.com",
+    "nfs.csi.k8s.io",
+    "smb.csi.k8s.io",
+    "blob.csi.azure.com",
+];
 
 #[cfg(test)]
 mod tests {
@@ -323,27 +346,6 @@ mod tests {
             Some("rpc error: code = InvalidArgument desc = Volume capabilities not supported: invalid access mode: MULTI_NODE_READER_ONLY")
         );
     }
-
-    const DRIVER_NAMES: &[&str] = &[
-        "ebs.csi.aws.com",
-        "pd.csi.storage.gke.io",
-        "disk.csi.azure.com",
-        "csi.vsphere.vmware.com",
-        "dobs.csi.digitalocean.com",
-        "csi.hetzner.cloud",
-        "rbd.csi.ceph.com",
-        "cephfs.csi.ceph.com",
-        "driver.longhorn.io",
-        "efs.csi.aws.com",
-        "fsx.csi.aws.com",
-        "file.csi.azure.com",
-        "filestore.csi.storage.gke.io",
-        "manila.csi.openstack.org",
-        "csi.juicefs.com",
-        "nfs.csi.k8s.io",
-        "smb.csi.k8s.io",
-        "blob.csi.azure.com",
-    ];
 
     /// Every capability row names a driver of the table, and says where it comes from.
     #[test]

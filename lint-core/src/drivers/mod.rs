@@ -70,8 +70,12 @@ macro_rules! cite {
 
 mod create;
 mod delete;
+mod expand;
+#[cfg(test)]
+mod facts;
 pub use create::*;
 pub use delete::*;
+pub use expand::*;
 
 /// The drivers and provisioners pvlint knows.
 pub const DRIVERS: &[Driver] = &[
@@ -116,6 +120,7 @@ pub const DRIVERS: &[Driver] = &[
     d("local.csi.openebs.io", NotRequired, true, false, cite!("openebs/lvm-localpv@f3276f4cb264 deploy/helm/charts/templates/csidriver.yaml:8; topology openebs.io/nodename, pkg/lvm/volume.go:50")),
     d("topolvm.io", NotRequired, true, false, cite!("topolvm/topolvm@83e3dcee2fd7 charts/topolvm/templates/controller/csidriver.yaml:11; topology topology.topolvm.io/node, constants.go:38-40")),
     d("topolvm.cybozu.com", NotRequired, true, false, cite!("topolvm/topolvm@83e3dcee2fd7 charts/topolvm/templates/_helpers.tpl:68 (the legacy name)")),
+    d("carina.storage.io", NotRequired, true, false, cite!("carina-io/carina@aec3a9f09d97 deploy/kubernetes/csi-node-rbac.yaml:54-60; topology topology.carina.storage.io/node, constants.go:73, pkg/csidriver/driver/controller.go:215-217")),
     d("directpv-min-io", NotRequired, true, false, cite!("minio/directpv@a9adb854cdec resources/base/CSIDriver.yaml:13; topology directpv.min.io/node, pkg/csi/node/server.go:87-101")),
     d("hostpath.csi.k8s.io", Required, true, false, cite!("kubernetes-csi/csi-driver-host-path@1f2b2e64d01e deploy/kubernetes-1.34/hostpath/csi-hostpath-driverinfo.yaml (attachRequired left out); topology topology.hostpath.csi/node, pkg/hostpath/nodeserver.go:36")),
     d("rancher.io/local-path", NotCsi, true, false, cite!("rancher/local-path-provisioner@9fa2a62eda44 provisioner.go:520-545 (PV nodeAffinity on kubernetes.io/hostname)")),

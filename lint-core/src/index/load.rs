@@ -68,6 +68,30 @@ impl Index {
         }
     }
 
+    /// Marks the objects a patch of a kustomization in `set` names by its `target:` or inline.
+    pub(super) fn mark_kustomize_patch_targets(
+        &mut self,
+        kustomize: &crate::kustomize::Facts,
+        set: &[SourceId],
+    ) {
+        let targets: Vec<_> = kustomize
+            .patch_targets
+            .iter()
+            .filter(|t| set.contains(&t.kustomization))
+            .collect();
+        if targets.is_empty() {
+            return;
+        }
+        for o in &mut self.objects {
+            if targets
+                .iter()
+                .any(|t| t.selects(o.source, &o.kind, &o.name))
+            {
+                o.patch_named = true;
+            }
+        }
+    }
+
     /// Marks the fields a kustomization's `replacements` overwrite.
     pub(super) fn mark_kustomize_replacements(&mut self, kustomize: &crate::kustomize::Facts) {
         if kustomize.replacements.is_empty() {
@@ -100,8 +124,9 @@ impl Index {
 
     /// After the sources are loaded: the patches whose targets are missing, then the files
     /// rendered objects came from (the last read of the texts).
-    pub(super) fn finish_load(&mut self, sources: &[Source]) {
-        self.resolve_patches();
+    /// `kustomized`: a kustomization is among the sources, so its patches apply.
+    pub(super) fn finish_load(&mut self, sources: &[Source], kustomized: bool) {
+        self.resolve_patches(kustomized);
         self.origins = crate::origin::collect(sources, &self.objects);
     }
 
@@ -279,15 +304,22 @@ impl Index {
     /// object is in the input, pvlint reads the object as written and leaves the patch out;
     /// when it is not (a remote or unlisted base), the patch is read as the object, and left
     /// out if it is partial (the API server would reject it as written; see `build_views`).
-    fn resolve_patches(&mut self) {
+    fn resolve_patches(&mut self, kustomized: bool) {
         for (sid, document, root) in std::mem::take(&mut self.patches) {
             let s = |path: &str| root.at(path).and_then(Node::as_str).unwrap_or("");
             let (kind, name, namespace) = (s("kind"), s("metadata.name"), s("metadata.namespace"));
-            let target_loaded = self.objects.iter().any(|o| {
-                o.kind == kind
+            let mut target_loaded = false;
+            for o in &mut self.objects {
+                if !kind.is_empty()
+                    && o.kind == kind
                     && o.name == name
                     && (namespace.is_empty() || o.namespace.as_deref() == Some(namespace))
-            });
+                {
+                    target_loaded = true;
+                    // kustomize merges the patch into it before kubectl applies it.
+                    o.patch_named |= kustomized && !o.from_patch;
+                }
+            }
             if kind.is_empty() || target_loaded {
                 continue;
             }

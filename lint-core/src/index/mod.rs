@@ -132,16 +132,17 @@ impl Index {
         ix.mark_kustomize_labels(kustomize);
         // A file applied without the kustomization that patches it (`--each-file`, a directory
         // of its own) reaches the API server as written.
-        if !ids
+        let kustomized = ids
             .iter()
-            .any(|&id| crate::kustomize::is_kustomization(&sources[id].name))
-        {
+            .any(|&id| crate::kustomize::is_kustomization(&sources[id].name));
+        if !kustomized {
             for o in &mut ix.objects {
                 o.patched_by_kustomize = false;
             }
         }
+        ix.mark_kustomize_patch_targets(kustomize, ids);
         ix.mark_kustomize_replacements(kustomize);
-        ix.finish_load(sources);
+        ix.finish_load(sources, kustomized);
         ix.build_views();
         ix
     }
@@ -182,7 +183,12 @@ impl Index {
             }
         }
         ix.mark_kustomize_labels(&kustomize);
-        ix.finish_load(sources);
+        let all: Vec<SourceId> = (0..sources.len()).collect();
+        ix.mark_kustomize_patch_targets(&kustomize, &all);
+        let kustomized = sources
+            .iter()
+            .any(|s| crate::kustomize::is_kustomization(&s.name));
+        ix.finish_load(sources, kustomized);
         ix
     }
 

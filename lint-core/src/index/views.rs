@@ -222,6 +222,23 @@ impl Index {
                 continue;
             }
             let before = diags.len();
+            if obj.patch_named {
+                diags.push(model::Diag {
+                    kind: model::DiagKind::Template(crate::template::Kind::Patched),
+                    severity: crate::finding::Severity::Info,
+                    source: obj.source,
+                    document: obj.document,
+                    object: Some(obj.objref()),
+                    obj: Some(id),
+                    field: model::Field {
+                        path: crate::string::Str::default(),
+                        span: obj.root().span,
+                    },
+                    message: crate::string::Str::default(),
+                    help: crate::string::Str::default(),
+                    suggestion: None,
+                });
+            }
             let mut r = Reader::new(obj, id, &mut diags);
             let read = read_object(obj, id, self.version, !self.existing, &mut r);
             // Two definitions of one object are both read when one of them is rejected

@@ -78,6 +78,10 @@ pub struct Object {
     /// A kustomization in the input patches this object's source: its pod template as written
     /// (volumes, mounts, images) is not necessarily what reaches the API server.
     pub patched_by_kustomize: bool,
+    /// A patch of a kustomization of its apply set names it (a strategic-merge patch of its
+    /// kind and name, or a patch's `target:`): what reaches the API server is the patched
+    /// object, which pvlint does not render, so it is left out as a template is.
+    pub patch_named: bool,
     /// Where a kustomization's `replacements` overwrite this object's fields: the values
     /// written there are placeholders (see [`crate::kustomize::Kustomizations::replacement_targets`]).
     pub replaced: Option<Box<[Span]>>,
@@ -111,6 +115,7 @@ impl Object {
             from_patch: false,
             selector_from_kustomize: false,
             patched_by_kustomize: false,
+            patch_named: false,
             replaced: None,
         }
     }

@@ -39,6 +39,7 @@ mod prebound_volume_mismatch;
 mod provisioner_not_served;
 mod recycle_policy_deprecated;
 mod removed_api_version;
+mod resize_never_done;
 mod retention_deletes_data;
 mod rwo_rolling_surge;
 mod rwo_shared_by_replicas;
@@ -82,6 +83,7 @@ pub static ALL: &[&Rule] = &[
     &provisioner_not_served::RULE,
     &recycle_policy_deprecated::RULE,
     &removed_api_version::RULE,
+    &resize_never_done::RULE,
     &rwo_rolling_surge::RULE,
     &rwo_shared_by_replicas::RULE,
     &server_populated_fields::RULE,

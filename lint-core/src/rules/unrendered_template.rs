@@ -13,7 +13,9 @@ pub const RULE: Rule = Rule {
                in the input names under `patches`, `patchesStrategicMerge`, `patchesJson6902`, a generator's \
                `files`/`envs` or `helmCharts[].valuesFile` (paths resolved from the kustomization's folder, as \
                kustomize does); fields a kustomization's `replacements` overwrite (their values as written \
-               are placeholders); and placeholders where every built-in type wants an integer \
+               are placeholders); objects a patch of a kustomization in the same apply set changes (a \
+               strategic-merge patch naming their kind and name, a patch's `target:`, or a patch file the \
+               input lacks); and placeholders where every built-in type wants an integer \
                (`runAsUser: $UID`), which kubectl cannot decode as written. One note per file, and no other \
                finding on a template's documents.",
         why: "A template is not what reaches the API server: its placeholders are not values and its template \
@@ -45,6 +47,14 @@ pub const RULE: Rule = Rule {
 fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
     for d in &ctx.index.diags {
         match d.kind {
+            DiagKind::Template(crate::template::Kind::Patched) => {
+                let f = sink.report_diag(ctx.sources, d);
+                f.message = Str::from_static(
+                    "a Kustomize patch of the overlay changes this object: lint what the overlay renders to",
+                );
+                f.help = Str::from_static(crate::template::Kind::Patched.how_to_render());
+                f.consequence = Some(Box::new(Consequence::said("kubectl applies the object with the patch merged in (or, when the patch file is not in the input, kustomize fails or a file left out supplies it); pvlint does not merge patches, so the object is left out of the analysis rather than judged as written")));
+            }
             DiagKind::Template(kind) => {
                 let f = sink.report_diag(ctx.sources, d);
                 f.message = Str::from(format!(

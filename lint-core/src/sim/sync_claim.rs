@@ -30,7 +30,10 @@ impl World {
             Some(cr) if cr.uid == self.claim(id).uid => {
                 let how = match &self.claim(id).state {
                     ClaimState::Bound { how, .. } => how.clone(),
-                    _ => BindHow::AlreadyBound,
+                    _ => {
+                        self.wait_for_expansion(id, v);
+                        BindHow::AlreadyBound
+                    }
                 };
                 let changed = self.set_volume_phase(v, VolumePhase::Bound);
                 changed | self.set_claim(id, ClaimState::Bound { volume: v, how }, None)
@@ -52,6 +55,21 @@ impl World {
                 }
                 self.lose(id, lost)
             }
+        }
+    }
+
+    /// expand_controller syncHandler: a Bound claim that asks for more than its volume has
+    /// (its status.capacity) and whose volume no in-tree plugin of kube-controller-manager
+    /// expands waits for an external resizer, and says so (oracle cases 19 and 35).
+    fn wait_for_expansion(&mut self, id: ClaimId, v: VolumeId) {
+        let vol = &self.volumes[v.idx()];
+        let c = &mut self.claims[id.idx()];
+        let smaller = matches!(
+            (c.spec.request.as_ref(), vol.spec.capacity.as_ref()),
+            (Some(want), Some(has)) if want > has
+        );
+        if smaller && vol.migrated_to.is_none() {
+            super::push_once(&mut c.events, super::events::external_expanding());
         }
     }
 
@@ -328,22 +346,15 @@ impl World {
             || !c.bind_completed;
         c.volume_name = Some(name);
         c.bind_completed = true;
-        // expand_controller syncHandler: a claim bound without checks to a volume smaller than
-        // its request asks for more than its status.capacity, and no in-tree plugin of
-        // kube-controller-manager expands it: it waits for an external resizer (oracle case 35).
+        // A claim bound without checks may ask for more than its volume has (a bound claim of
+        // the cluster's state, updated to ask for more, is checked in `sync_bound_claim`).
         if matches!(
             how,
-            BindHow::NamedEachOther { .. } | BindHow::ReservedByClaimRef { .. }
+            BindHow::NamedEachOther { .. } | BindHow::ReservedByClaimRef { .. } | BindHow::Rebound
         ) {
-            let vol = &self.volumes[v.idx()];
-            let smaller = matches!(
-                (c.spec.request.as_ref(), vol.spec.capacity.as_ref()),
-                (Some(want), Some(has)) if want > has
-            );
-            if smaller && vol.migrated_to.is_none() {
-                super::push_once(&mut c.events, super::events::external_expanding());
-            }
+            self.wait_for_expansion(id, v);
         }
+        let c = &mut self.claims[id.idx()];
         c.state = ClaimState::Bound { volume: v, how };
         self.track_unbound(id, before);
         changed
