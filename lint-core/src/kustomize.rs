@@ -322,7 +322,8 @@ pub struct Facts {
     pub labelled: std::collections::HashSet<usize>,
     /// Sources whose objects a kustomization patches ([`Kustomizations::patched`]).
     pub patched: std::collections::HashSet<usize>,
-    /// The objects patches name by target or inline ([`Kustomizations::patch_targets`]).
+    /// The objects patches name by target or inline, by kustomization, ascending
+    /// ([`Kustomizations::patch_targets`]).
     pub patch_targets: Vec<PatchTarget>,
     /// Every `replacements` target ([`Kustomizations::replacement_targets`]).
     pub replacements: Vec<ReplacementTarget>,

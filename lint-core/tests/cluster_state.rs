@@ -101,3 +101,60 @@ fn only_static_volumes_make_a_class_a_label() {
         .unwrap_or_else(|| panic!("{:?}", rules(&r)));
     assert_eq!(f.severity, Severity::Error);
 }
+
+/// A Bound claim of the cluster state on a local disk, at 20Gi or already asking for more.
+fn stuck_live(asks: &str, allow: bool) -> String {
+    format!(
+        "apiVersion: v1\nkind: List\nitems:\n- apiVersion: storage.k8s.io/v1\n  kind: StorageClass\n  metadata: {{name: local-disks}}\n  provisioner: kubernetes.io/no-provisioner\n  volumeBindingMode: WaitForFirstConsumer\n  allowVolumeExpansion: {allow}\n- apiVersion: v1\n  kind: PersistentVolume\n  metadata: {{name: sdb, uid: 7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6}}\n  spec:\n    capacity: {{storage: 20Gi}}\n    accessModes: [ReadWriteOnce]\n    storageClassName: local-disks\n    local: {{path: /mnt/disks/sdb}}\n    nodeAffinity: {{required: {{nodeSelectorTerms: [{{matchExpressions: [{{key: kubernetes.io/hostname, operator: In, values: [node2]}}]}}]}}}}\n    claimRef: {{namespace: q, name: spool, uid: 2a3b4c5d-6e7f-4081-92a3-b4c5d6e7f809}}\n  status: {{phase: Bound}}\n- apiVersion: v1\n  kind: PersistentVolumeClaim\n  metadata:\n    name: spool\n    namespace: q\n    uid: 2a3b4c5d-6e7f-4081-92a3-b4c5d6e7f809\n    annotations: {{pv.kubernetes.io/bind-completed: \"yes\"}}\n  spec:\n    accessModes: [ReadWriteOnce]\n    storageClassName: local-disks\n    resources: {{requests: {{storage: {asks}}}}}\n    volumeName: sdb\n  status: {{phase: Bound, capacity: {{storage: 20Gi}}}}\n"
+    )
+}
+
+fn spool(asks: &str) -> String {
+    format!("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: spool, namespace: q}}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: local-disks\n  resources: {{requests: {{storage: {asks}}}}}\n")
+}
+
+/// resize-never-done: a resize the class forbids is update-rejected's (the API server refuses
+/// it, so nothing waits for a resizer); one it allows, on a local disk nothing expands, is
+/// reported, and its fix keeps the volume's size, unless the cluster's claim already asks for
+/// more: then the API server refuses a request at or below status.capacity, and the help says so.
+#[test]
+fn a_resize_nothing_expands() {
+    let forbidden = lint(&spool("50Gi"), &stuck_live("20Gi", false));
+    assert!(
+        has(&forbidden, "update-rejected"),
+        "{:?}",
+        rules(&forbidden)
+    );
+    assert!(
+        !has(&forbidden, "resize-never-done"),
+        "{:?}",
+        rules(&forbidden)
+    );
+
+    let grown = lint(&spool("50Gi"), &stuck_live("20Gi", true));
+    let f = grown
+        .findings
+        .iter()
+        .find(|f| f.rule == "resize-never-done")
+        .unwrap_or_else(|| panic!("{:?}", rules(&grown)));
+    assert_eq!(f.severity, Severity::Warning);
+    assert_eq!(
+        f.message,
+        "claim q/spool asks for 50Gi; nothing expands its 20Gi volume"
+    );
+    assert!(f.help.starts_with("keep the request at 20Gi"), "{}", f.help);
+    assert!(f.suggestion.as_ref().is_some_and(|s| !s.edits.is_empty()));
+
+    let stuck = lint(&spool("50Gi"), &stuck_live("50Gi", true));
+    let f = stuck
+        .findings
+        .iter()
+        .find(|f| f.rule == "resize-never-done")
+        .unwrap_or_else(|| panic!("{:?}", rules(&stuck)));
+    assert!(
+        f.help.starts_with("the request cannot go back to 20Gi"),
+        "{}",
+        f.help
+    );
+    assert!(f.suggestion.is_none());
+}

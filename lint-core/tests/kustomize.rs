@@ -253,3 +253,110 @@ fn targets_and_missing_patch_files_leave_what_they_may_change_out() {
     // A target by kind and name names that object only.
     assert!(surge("resources: [web.yaml, data.yaml]\npatches:\n- target: {kind: Deployment, name: other}\n  patch: |-\n    - op: replace\n      path: /spec/replicas\n      value: 2\n"));
 }
+
+/// Whether the Deployment `web` (a ReadWriteOnce claim of an attaching driver, the default
+/// strategy) is still judged under a kustomization `k` beside it: rwo-rolling-surge reported.
+fn web_judged(files: &[(&str, &str)]) -> bool {
+    const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        volumeMounts: [{name: data, mountPath: /data}]\n      volumes:\n      - name: data\n        persistentVolumeClaim: {claimName: data}\n";
+    const CLAIM: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: gp3\n  resources: {requests: {storage: 1Gi}}\n---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: gp3\nprovisioner: ebs.csi.aws.com\n";
+    let mut all = vec![("app/web.yaml", DEPLOYMENT), ("app/data.yaml", CLAIM)];
+    all.extend_from_slice(files);
+    let r = lint(&all, false);
+    rules_at(&r, "app/web.yaml")
+        .iter()
+        .any(|(rule, _)| *rule == "rwo-rolling-surge")
+}
+
+/// Inline patches name their objects (a `patch:` string, and a `patchesStrategicMerge` entry
+/// that is a YAML string rather than a file name: kustomize api/types Kustomization); a
+/// component's patches apply to what includes it (kind: Component); a target's name is an
+/// anchored regular expression (`web-.*`), which pvlint does not match, so it names any object
+/// of that kind.
+#[test]
+fn inline_patches_components_and_patterns_name_what_they_change() {
+    let k = |s: &'static str| [("app/kustomization.yaml", s)];
+    assert!(web_judged(&k("resources: [web.yaml, data.yaml]\n")));
+    assert!(!web_judged(&k("resources: [web.yaml, data.yaml]\npatches:\n- patch: |-\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec: {strategy: {type: Recreate}}\n")));
+    assert!(!web_judged(&k("resources: [web.yaml, data.yaml]\npatchesStrategicMerge:\n- |-\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n  spec: {strategy: {type: Recreate}}\n")));
+    // An inline patch of another object leaves web judged.
+    assert!(web_judged(&k("resources: [web.yaml, data.yaml]\npatchesStrategicMerge:\n- |-\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: api}\n  spec: {replicas: 2}\n")));
+    assert!(!web_judged(&k("resources: [web.yaml, data.yaml]\npatches:\n- target: {kind: Deployment, name: \"w.*\"}\n  patch: |-\n    - {op: replace, path: /spec/strategy, value: {type: Recreate}}\n")));
+    assert!(!web_judged(&[
+        ("app/kustomization.yaml", "resources: [web.yaml, data.yaml]\ncomponents: [../recreate]\n"),
+        ("recreate/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- target: {kind: Deployment, name: web}\n  patch: |-\n    - {op: replace, path: /spec/strategy, value: {type: Recreate}}\n"),
+    ]));
+}
+
+/// A claim of a StorageClass (or naming a PersistentVolume) that a patch changes is left out
+/// with it, rather than reported as using a class or a volume that does not exist.
+#[test]
+fn a_claim_of_a_patched_class_or_volume_is_not_told_they_do_not_exist() {
+    const OBJECTS: &str = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: fast\nprovisioner: ebs.csi.aws.com\n---\napiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: media\nspec:\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteMany]\n  nfs: {server: nas.local, path: /media}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: fast\n  resources: {requests: {storage: 1Gi}}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: media\nspec:\n  accessModes: [ReadWriteMany]\n  storageClassName: \"\"\n  volumeName: media\n  resources: {requests: {storage: 1Gi}}\n";
+    const K: &str = "resources: [objects.yaml]\npatches:\n- target: {kind: StorageClass, name: fast}\n  patch: |-\n    - {op: add, path: /parameters, value: {type: io2}}\n- target: {kind: PersistentVolume, name: media}\n  patch: |-\n    - {op: replace, path: /spec/nfs/server, value: 10.0.0.5}\n";
+    let r = api::lint(&Request {
+        sources: vec![
+            Source::new("app/kustomization.yaml", K),
+            Source::new("app/objects.yaml", OBJECTS),
+        ],
+        options: pvlint_core::Options {
+            complete: true,
+            ..Default::default()
+        },
+        ..Request::default()
+    });
+    assert!(
+        r.findings
+            .iter()
+            .all(|f| f.rule != "storage-class-not-found" && f.rule != "dangling-volume-name"),
+        "{:#?}",
+        r.findings
+    );
+}
+
+/// A variant beside a kustomization that none names (`pvc-large.yaml`) is not applied, so it
+/// changes nothing: the claim it would patch is still judged.
+#[test]
+fn an_unused_variant_changes_nothing() {
+    const CLAIM: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: uploads\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: fast\n  resources:\n    requests:\n      storage: 1Gi\n";
+    let r = lint(
+        &[
+            ("app/kustomization.yaml", "resources: [pvc.yaml]\n"),
+            ("app/pvc.yaml", CLAIM),
+            ("app/pvc-large.yaml", PARTIAL_PATCH),
+        ],
+        false,
+    );
+    assert!(
+        rules_at(&r, "app/pvc.yaml").contains(&("storage-class-not-found", Severity::Info)),
+        "{:#?}",
+        r.findings
+    );
+}
+
+/// A template of a volume beside its rendered copy (`shared-pv-template.yaml` with
+/// `$NFS_SERVER`, `shared-pv.yaml` with the address): the claim that names the volume is
+/// judged against the rendered one, not left out with the template.
+#[test]
+fn a_template_beside_its_rendered_copy_leaves_the_claim_judged() {
+    const PV: &str = "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: shared-pv\nspec:\n  capacity: {storage: 100Gi}\n  accessModes: [ReadWriteMany]\n  nfs: {path: /homes, server: SERVER}\n  storageClassName: jhub\n";
+    const CLAIM: &str = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: shared\nspec:\n  accessModes: [ReadWriteMany]\n  resources: {requests: {storage: 100Gi}}\n  volumeName: shared-pv\n";
+    let r = lint(
+        &[
+            (
+                "s/shared-pv-template.yaml",
+                &PV.replace("SERVER", "$NFS_SERVER"),
+            ),
+            ("s/shared-pv.yaml", &PV.replace("SERVER", "172.16.49.54")),
+            ("s/shared-pvc.yaml", CLAIM),
+        ],
+        false,
+    );
+    // The claim has no class, its volume has one: judged, so storage-class-mismatch.
+    assert!(
+        rules_at(&r, "s/shared-pvc.yaml")
+            .iter()
+            .any(|(rule, _)| *rule == "storage-class-mismatch"),
+        "{:#?}",
+        r.findings
+    );
+}

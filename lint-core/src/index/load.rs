@@ -74,10 +74,13 @@ impl Index {
         kustomize: &crate::kustomize::Facts,
         set: &[SourceId],
     ) {
-        let targets: Vec<_> = kustomize
-            .patch_targets
+        let all = &kustomize.patch_targets;
+        let targets: Vec<_> = set
             .iter()
-            .filter(|t| set.contains(&t.kustomization))
+            .flat_map(|&k| {
+                let at = all.partition_point(|t| t.kustomization < k);
+                all[at..].iter().take_while(move |t| t.kustomization == k)
+            })
             .collect();
         if targets.is_empty() {
             return;
@@ -163,7 +166,7 @@ impl Index {
             if used.field == "patches" || used.field == "patchesStrategicMerge" {
                 for doc in docs {
                     if let Some(root) = doc.root {
-                        self.patches.push((sid, doc.index, root));
+                        self.patches.push((sid, doc.index, root, true));
                     }
                 }
             }
@@ -305,7 +308,7 @@ impl Index {
     /// when it is not (a remote or unlisted base), the patch is read as the object, and left
     /// out if it is partial (the API server would reject it as written; see `build_views`).
     fn resolve_patches(&mut self, kustomized: bool) {
-        for (sid, document, root) in std::mem::take(&mut self.patches) {
+        for (sid, document, root, named) in std::mem::take(&mut self.patches) {
             let s = |path: &str| root.at(path).and_then(Node::as_str).unwrap_or("");
             let (kind, name, namespace) = (s("kind"), s("metadata.name"), s("metadata.namespace"));
             let mut target_loaded = false;
@@ -317,7 +320,7 @@ impl Index {
                 {
                     target_loaded = true;
                     // kustomize merges the patch into it before kubectl applies it.
-                    o.patch_named |= kustomized && !o.from_patch;
+                    o.patch_named |= named && kustomized && !o.from_patch;
                 }
             }
             if kind.is_empty() || target_loaded {
@@ -347,7 +350,7 @@ impl Index {
             if o.source == sid && !o.from_patch && (!directives_only || has_directive(o.root())) {
                 let o = self.objects.remove(i);
                 let document = o.document;
-                self.patches.push((sid, document, o.into_root()));
+                self.patches.push((sid, document, o.into_root(), false));
             } else {
                 i += 1;
             }

@@ -8,6 +8,7 @@ use crate::node::Node;
 use crate::source::{Source, SourceId};
 use crate::string::Str;
 
+mod left_out;
 mod live;
 mod load;
 mod views;
@@ -35,8 +36,9 @@ pub struct Index {
     pv_classes: std::collections::HashSet<Str>,
     /// Objects the API server rejects (an invalid value): they never exist in the cluster.
     rejected: std::collections::HashSet<ObjId>,
-    /// Strategic-merge patch documents, resolved once every source is loaded.
-    patches: Vec<(SourceId, usize, Node)>,
+    /// Strategic-merge patch documents, resolved once every source is loaded, and whether a
+    /// kustomization names their file as a patch (not a variant beside it that none names).
+    patches: Vec<(SourceId, usize, Node, bool)>,
     /// Earlier definitions of an object defined again later (see `find_duplicates`).
     superseded: std::collections::HashSet<ObjId>,
     /// Objects defined twice in the input with different content.

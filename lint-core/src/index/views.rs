@@ -223,21 +223,7 @@ impl Index {
             }
             let before = diags.len();
             if obj.patch_named {
-                diags.push(model::Diag {
-                    kind: model::DiagKind::Template(crate::template::Kind::Patched),
-                    severity: crate::finding::Severity::Info,
-                    source: obj.source,
-                    document: obj.document,
-                    object: Some(obj.objref()),
-                    obj: Some(id),
-                    field: model::Field {
-                        path: crate::string::Str::default(),
-                        span: obj.root().span,
-                    },
-                    message: crate::string::Str::default(),
-                    help: crate::string::Str::default(),
-                    suggestion: None,
-                });
+                diags.push(super::left_out::patched_note(obj, id));
             }
             let mut r = Reader::new(obj, id, &mut diags);
             let read = read_object(obj, id, self.version, !self.existing, &mut r);
@@ -292,12 +278,15 @@ impl Index {
         // field it does not know), or they are unrendered templates (what they become is
         // unknown).
         self.rejected.extend(strict_rejected);
-        self.rejected.extend(
-            diags
-                .iter()
-                .filter(|d| d.rejects() || d.kind.unrendered())
-                .filter_map(|d| d.obj),
-        );
+        self.rejected
+            .extend(diags.iter().filter(|d| d.rejects()).filter_map(|d| d.obj));
+        let left_out: std::collections::HashSet<ObjId> = diags
+            .iter()
+            .filter(|d| d.kind.unrendered())
+            .filter_map(|d| d.obj)
+            .collect();
+        self.rejected.extend(left_out.iter().copied());
+        self.leave_out_dependents(&left_out);
         // Documents and files that are templates (before one note per source is kept).
         for d in diags
             .iter()

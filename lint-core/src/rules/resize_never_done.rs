@@ -23,8 +23,10 @@ pub const RULE: Rule = Rule {
               class whose driver expands volumes.",
         fixed: include_str!("../../tests/fixtures/resize-never-done/good.yaml"),
         known_problems: "A driver's expansion is read from the release whose source pvlint read: a later release \
-                         may expand, so that finding rests on the driver's release (an assumption). A claim bound \
-                         without checks to a smaller volume is prebound-volume-mismatch's, not this rule's.",
+                         may expand, so that finding rests on the driver's release (an assumption). A claim and a \
+                         smaller volume that name each other are prebound-volume-mismatch's, not this rule's. The \
+                         expand controller compares the request with the claim's status.capacity; pvlint compares \
+                         it with the volume's capacity, which is the same unless the volume was edited by hand.",
         grades: &[
             Grade {
                 severity: Severity::Warning,
@@ -55,7 +57,11 @@ struct Never {
 
 /// Who expands a volume of this source: None when something does, or when pvlint does not
 /// know.
-fn never_expanded(source: &SourceKind) -> Option<Never> {
+fn never_expanded(source: &SourceKind, provisioned_by: Option<&str>) -> Option<Never> {
+    // local-path-provisioner and OpenEBS Local PV make `local` volumes of directories.
+    let directories = provisioned_by
+        .and_then(crate::drivers::driver)
+        .is_some_and(|d| d.attach == crate::drivers::Attach::NotCsi);
     match source {
         SourceKind::InTree(s) if kube::never_expanded(s.field) => Some(Never {
             why: format!(
@@ -64,7 +70,7 @@ fn never_expanded(source: &SourceKind) -> Option<Never> {
             ),
             // A local volume is a disk, a partition or a directory of its node; hostPath and
             // NFS are directories whose size nothing checks.
-            enforced: s.field == "local",
+            enforced: s.field == "local" && !directories,
             assumption: None,
         }),
         SourceKind::Csi { driver } if crate::drivers::never_expands(driver) => {
@@ -88,7 +94,8 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         };
         let c = w.claim(id);
-        // Bound without checks to a smaller volume: prebound-volume-mismatch says so.
+        // Bound without checks to a smaller volume when both name each other (or a claimRef
+        // reserves it): prebound-volume-mismatch says so.
         let ClaimState::Bound {
             volume,
             how: BindHow::AlreadyBound | BindHow::Rebound,
@@ -104,7 +111,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         }
         let v = w.volume(*volume);
-        let Some(never) = never_expanded(&v.spec.source) else {
+        let Some(never) = never_expanded(&v.spec.source, v.provisioned_by.as_deref()) else {
             continue;
         };
         let (Some(want), Some(has)) = (c.spec.request.as_ref(), v.spec.capacity.as_ref()) else {
@@ -118,7 +125,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             ctx,
             pvc.obj,
             &field,
-            format!("claim {}'s resize to {want} is never done", c.key),
+            format!(
+                "claim {} asks for {want}; nothing expands its {has} volume",
+                c.key
+            ),
         );
         let size = if never.enforced {
             format!("the volume stays {has}, not {want}")
@@ -138,9 +148,18 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             .with_phase(Phase::Bound)
             .assuming(never.assumption.iter().map(|a| Str::from(a.describe())).collect()),
         );
-        if ctx.side == Side::Cluster {
-            // Already asked: the API server refuses a request at or below status.capacity
-            // (ValidatePersistentVolumeClaimUpdate with RecoverVolumeExpansionFailure).
+        // Already asked (a live claim, or one the cluster state shows asking for more than
+        // its volume): the API server refuses a request at or below status.capacity
+        // (ValidatePersistentVolumeClaimUpdate with RecoverVolumeExpansionFailure).
+        let asked = ctx.side == Side::Cluster
+            || ctx.cluster.is_some_and(|ix| {
+                ix.pvcs.iter().any(|p| {
+                    p.namespace == c.key.namespace
+                        && p.name == c.key.name
+                        && p.request.as_ref().is_some_and(|r| &r.value > has)
+                })
+            });
+        if asked {
             f.help(format!(
                 "the request cannot go back to {has} (the API server refuses a request at or below status.capacity); copy the data to a new claim of {want} on a class whose driver expands volumes"
             ));

@@ -50,10 +50,10 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
             DiagKind::Template(crate::template::Kind::Patched) => {
                 let f = sink.report_diag(ctx.sources, d);
                 f.message = Str::from_static(
-                    "a Kustomize patch of the overlay changes this object: lint what the overlay renders to",
+                    "a Kustomize patch changes this object: it is left out of the analysis",
                 );
                 f.help = Str::from_static(crate::template::Kind::Patched.how_to_render());
-                f.consequence = Some(Box::new(Consequence::said("kubectl applies the object with the patch merged in (or, when the patch file is not in the input, kustomize fails or a file left out supplies it); pvlint does not merge patches, so the object is left out of the analysis rather than judged as written")));
+                f.consequence = Some(Box::new(Consequence::said("kubectl applies the object with the patch merged in (or, when the patch file is not in the input, kustomize fails or a file left out supplies it); pvlint does not merge patches, so the object, and a claim of a class or naming a volume so left out, is not judged as written")));
             }
             DiagKind::Template(kind) => {
                 let f = sink.report_diag(ctx.sources, d);
