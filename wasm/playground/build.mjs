@@ -104,15 +104,16 @@ const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const gzOf = (s) => gzipSync(Buffer.from(s), { level: 9 }).length;
 const page = gzOf(html);
 console.log(`playground: ${join(outDir, "index.html")} (${kib(Buffer.byteLength(html))}, ${kib(page)} gzipped; budget 415 KiB)`);
-console.log(`  module ${wasm.length} bytes (${kib(gz)} gzipped as the npm package serves it; budget 487 KiB), in the page LZMA + base64: ${kib(gzOf(parts["/*DATA*/"].split("\n")[0]))} gzipped`);
+console.log(`  module ${wasm.length} bytes (${kib(gz)} gzipped as the npm package serves it; budget 488 KiB), in the page LZMA + base64: ${kib(gzOf(parts["/*DATA*/"].split("\n")[0]))} gzipped`);
 console.log(`  glue ${kib(gzOf(parts["/*GLUE*/"]))}, script ${kib(gzOf(parts["/*APP*/"]))}, style ${kib(gzOf(parts["/*STYLE*/"]))}, examples ${kib(gzOf(parts["/*DATA*/"].split("\n")[1]))} gzipped`);
 // Raised from 440 KiB when stale-owner-reference came in (+4.8 KiB gzipped: the rule, its
 // docs and the ownerReferences reader), to 492 KiB for issue 36's classes 5-9, and back to 480
-// KiB once ASCII case mapping dropped Unicode's case tables (-17.6 KiB), to 487 KiB for the
-// resize-never-done rule (its docs and examples) and the kustomize patch targets (+6.3 KiB);
+// KiB once ASCII case mapping dropped Unicode's case tables (-17.6 KiB), to 488 KiB for the
+// resize-never-done rule (its docs and examples), the kustomize patch targets and the restore
+// from an unserved snapshot (+7.5 KiB);
 // docs/performance.md keeps the history.
-if (gz > 487 * 1024) {
-  console.error("the gzipped module is over the 487 KB budget");
+if (gz > 488 * 1024) {
+  console.error("the gzipped module is over the 488 KB budget");
   process.exit(1);
 }
 // Raised from 400 KiB when missing-claim came in: the page was 399.9 KiB after the cluster

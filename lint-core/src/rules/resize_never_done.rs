@@ -8,11 +8,11 @@ pub const RULE: Rule = Rule {
     severity: Severity::Warning,
     summary: "A Bound claim asks for more than its volume has, and nothing expands that volume",
     docs: Docs {
-        what: "For a Bound claim that asks for more storage than its volume has (a claim of the cluster state \
-               grown by the manifests, or a live claim in `pvlint cluster`), finds who would expand the volume: \
-               kube-controller-manager has no expander for hostPath, local or NFS volumes, and the external \
-               resizer of a CSI driver runs only when the driver reports EXPAND_VOLUME (as its source shows, for \
-               the drivers pvlint knows). When nothing expands it, the resize is reported.",
+        what: "For a Bound claim that asks for more than its volume has (a claim of the cluster state the \
+               manifests grow, or a live claim in `pvlint cluster`): kube-controller-manager expands no hostPath, \
+               local or NFS volume, and a CSI driver's external resizer runs only if the driver reports \
+               EXPAND_VOLUME (its source says, for the drivers pvlint knows). When nothing expands the volume, \
+               the claim is reported.",
         why: "The API server accepts the bigger request when the class says `allowVolumeExpansion: true`, and the \
               expand controller hands the claim to an external resizer (Normal `ExternalExpanding` \"waiting for \
               an external controller to expand this PVC\"). When none serves the volume, nothing else happens: the \

@@ -11,9 +11,10 @@ pub const RULE: Rule = Rule {
                candidate volume and the first check it fails, in the controller's order: class, capacity, access \
                modes, volumeMode, selector; or says that there are no volumes and no provisioner. Also a claim \
                the class's provisioner refuses, as the CSI external-provisioner does (`prepareProvision`, \
-               `getPVCSource`): a `selector`; a clone or restore its driver cannot make (no CLONE_VOLUME or \
-               CREATE_DELETE_SNAPSHOT; a source smaller, of another driver or volume mode); modes its \
-               driver's CreateVolume refuses.",
+               `getPVCSource`, `getSnapshotSource`): a `selector`; a clone or restore its driver cannot make \
+               (no CLONE_VOLUME or CREATE_DELETE_SNAPSHOT; a source smaller, of another driver or volume \
+               mode; a snapshot the input writes only at a version the cluster's external-snapshotter does \
+               not serve); modes its driver's CreateVolume refuses.",
         why: "A Pending claim keeps its pods from starting: they stay Pending too (\"pod has unbound immediate \
               PersistentVolumeClaims\"), and nothing changes until someone adds a volume that fits or a \
               StorageClass that provisions one.",
@@ -129,11 +130,16 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
         // A provisioner's refusal of a claim is as sure as the rest: a selector picks volumes
         // made by hand, which the cluster may hold when the input does not.
         // A driver release without a capability is the one thing left open: a warning.
+        // So is the release of the cluster's external-snapshotter (a restore from a snapshot it
+        // does not serve).
         let driver_release_only = cons.assumptions.len() == 1
             && matches!(
                 p,
                 Pending::ProvisionerRefuses {
-                    assumption: Some(crate::sim::Assumption::DriverWithout { .. }),
+                    assumption: Some(
+                        crate::sim::Assumption::DriverWithout { .. }
+                            | crate::sim::Assumption::SnapshotterWithoutV1beta1
+                    ),
                     ..
                 }
             );
@@ -158,6 +164,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     R::CloneOfOtherDriver => format!("its source {source} is another driver's volume"),
                     R::CloneVolumeMode => format!("it clones claim {source} of the other volume mode"),
                     R::NoCloning => format!("{provisioner} cannot clone volumes"),
+                    R::SnapshotNotServed => format!("its snapshot {source} is never created"),
                     R::NoRestore => format!("{provisioner} cannot restore snapshots"),
                 };
                 let help = why.help(Some(source).filter(|s| !s.is_empty()));

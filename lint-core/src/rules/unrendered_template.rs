@@ -53,7 +53,7 @@ fn check(ctx: &Context<'_>, sink: &mut Sink<'_>) {
                     "a Kustomize patch changes this object: it is left out of the analysis",
                 );
                 f.help = Str::from_static(crate::template::Kind::Patched.how_to_render());
-                f.consequence = Some(Box::new(Consequence::said("kubectl applies the object with the patch merged in (or, when the patch file is not in the input, kustomize fails or a file left out supplies it); pvlint does not merge patches, so the object, and a claim of a class or naming a volume so left out, is not judged as written")));
+                f.consequence = Some(Box::new(Consequence::said("kubectl applies it with the patch merged in; pvlint does not merge patches, so it (and a claim of a class or volume so left out) is not judged as written")));
             }
             DiagKind::Template(kind) => {
                 let f = sink.report_diag(ctx.sources, d);

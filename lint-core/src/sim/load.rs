@@ -105,6 +105,7 @@ impl World {
                 self.drivers.insert(d.name.to_string(), d.attach_required);
             }
         }
+        self.unserved_snapshots = unserved_snapshots(&self.options, cluster, manifests);
         self.file_order = elsewhere.file_order;
         if !self.cluster_known {
             self.add_elsewhere(elsewhere);
@@ -384,4 +385,47 @@ impl World {
             });
         }
     }
+}
+
+/// The VolumeSnapshots the manifests define only at snapshot.storage.k8s.io/v1beta1, when the
+/// cluster's external-snapshotter does not serve it (6.0 removed it from its CRDs; the profile
+/// says the release, else pvlint assumes a current one): `kubectl apply` fails for them and
+/// they never exist. A snapshot the cluster state or the manifests also define at a served
+/// version is not one.
+fn unserved_snapshots(
+    options: &crate::options::Options,
+    cluster: &Index,
+    manifests: &Index,
+) -> HashSet<(Str, Str)> {
+    if options
+        .cluster
+        .snapshotter
+        .is_some_and(|s| s.serves_v1beta1())
+    {
+        return HashSet::new();
+    }
+    let key = |o: &crate::model::Object| {
+        (
+            Str::from(o.namespace.as_deref().unwrap_or("default")),
+            o.name.clone(),
+        )
+    };
+    let snapshots = |ix: &Index| {
+        ix.objects
+            .iter()
+            .filter(|o| o.kind == "VolumeSnapshot")
+            .map(|o| (o.api_version == "snapshot.storage.k8s.io/v1beta1", key(o)))
+            .collect::<Vec<_>>()
+    };
+    let (ours, theirs) = (snapshots(manifests), snapshots(cluster));
+    let served: HashSet<&(Str, Str)> = ours
+        .iter()
+        .chain(&theirs)
+        .filter(|(old, _)| !old)
+        .map(|(_, k)| k)
+        .collect();
+    ours.iter()
+        .filter(|(old, k)| *old && !served.contains(k))
+        .map(|(_, k)| k.clone())
+        .collect()
 }

@@ -103,6 +103,10 @@ pub struct World {
     static_only: std::collections::BTreeMap<String, Assumption>,
     /// StorageClasses of the input the API server rejects (never created).
     rejected_classes: std::collections::HashSet<String>,
+    /// VolumeSnapshots (namespace, name) the manifests define only at
+    /// snapshot.storage.k8s.io/v1beta1, which the cluster's external-snapshotter does not serve
+    /// (6.0 and later): they are never created, so a restore from one is refused.
+    unserved_snapshots: std::collections::HashSet<(Str, Str)>,
     /// The ExternalProvisioning event of each provisioner, built once: its text is shared by
     /// every claim that waits for that provisioner.
     provisioning_events: HashMap<Str, Event>,
@@ -235,6 +239,7 @@ impl World {
             volumes: Vec::new(),
             classes: Vec::new(),
             drivers: HashMap::new(),
+            unserved_snapshots: std::collections::HashSet::new(),
             options: options.clone(),
             cluster_known,
             converged: true,

@@ -186,6 +186,28 @@ impl World {
             };
             return Some((why, cap.missing_error().into(), Some(assumption)));
         }
+        // getSnapshotSource (controller.go): the snapshot is read from the API server first; one
+        // the manifests define only at an unserved version does not exist.
+        if let Some((_, name)) =
+            source.filter(|_| needs == Some(ControllerCapability::CreateDeleteSnapshot))
+        {
+            if self
+                .unserved_snapshots
+                .contains(&(c.key.namespace.clone(), name.clone()))
+            {
+                let assumption = self
+                    .options
+                    .cluster
+                    .snapshotter
+                    .is_none()
+                    .then_some(Assumption::SnapshotterWithoutV1beta1);
+                return Some((
+                    ProvisionRefusal::SnapshotNotServed,
+                    format!("error getting handle for DataSource Type VolumeSnapshot by Name {name}: error getting snapshot {name} from api server: volumesnapshots.snapshot.storage.k8s.io \"{name}\" not found"),
+                    assumption,
+                ));
+            }
+        }
         if c.spec.selector.is_some() {
             let assumption = (!csi).then(|| Assumption::ProvisionerLikeCsi(Str::from(refuser)));
             return Some((
@@ -445,6 +467,9 @@ pub enum ProvisionRefusal {
     NoCloning,
     /// A restore from a VolumeSnapshot, and the driver does not report CREATE_DELETE_SNAPSHOT.
     NoRestore,
+    /// A restore from a VolumeSnapshot the manifests define only at an API version the
+    /// cluster's external-snapshotter does not serve: it never exists.
+    SnapshotNotServed,
     /// The driver's CreateVolume refuses the claim (what of it, from the driver's source).
     Capability(crate::drivers::CreateRefusal),
 }
@@ -471,6 +496,9 @@ impl ProvisionRefusal {
             }
             ProvisionRefusal::NoRestore => {
                 "restore into a class of the driver that took the snapshot".into()
+            }
+            ProvisionRefusal::SnapshotNotServed => {
+                "write the VolumeSnapshot as snapshot.storage.k8s.io/v1".into()
             }
             ProvisionRefusal::Capability(CreateRefusal::AccessMode) => {
                 "use access modes the driver serves, or another class".into()
