@@ -304,9 +304,11 @@ impl Index {
     }
 
     /// Strategic-merge patches: kustomize merges each into the object it names. When that
-    /// object is in the input, pvlint reads the object as written and leaves the patch out;
-    /// when it is not (a remote or unlisted base), the patch is read as the object, and left
-    /// out if it is partial (the API server would reject it as written; see `build_views`).
+    /// object is in the input and a kustomization of the set names the patch file, the object
+    /// is marked `patch_named` (left out of the analysis, see `index::left_out`) and the patch
+    /// is not read; when it is not (a remote or unlisted base), the patch is read as the
+    /// object, and left out if it is partial (the API server would reject it as written; see
+    /// `build_views`). A variant beside a kustomization that none names changes nothing.
     fn resolve_patches(&mut self, kustomized: bool) {
         for (sid, document, root, named) in std::mem::take(&mut self.patches) {
             let s = |path: &str| root.at(path).and_then(Node::as_str).unwrap_or("");
